@@ -1,0 +1,125 @@
+// Reads one file slice: the base file (projected, row groups pruned by statistics when no log applies)
+// and, for merge-on-read snapshots, its log blocks merged on top (skipping rolled-back, uncommitted,
+// later-than-T and corrupt blocks, the last reported as warnings).
+import type { TableConfig } from '../config/table-config.js';
+import type { FileSlice } from '../file-group/file-slice.js';
+import { RecordMerger, type RecordMergerOptions } from '../file-group/record-merger.js';
+import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log-block-content.js';
+import { scanLogBlocks, type LogBlock } from '../format/log-block.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows, rowGroupStats } from '../format/parquet.js';
+import { rangeMayMatch, type CompiledFilter } from '../plan/filters.js';
+import type { Storage } from '../storage/storage.js';
+import { compareInstantTimes } from '../timeline/instant.js';
+import type { Timeline } from '../timeline/timeline.js';
+import { storageBuffer } from './storage-buffer.js';
+
+/** Something a read skipped but that the caller should know about (a corrupt log block). */
+export interface ReadWarning {
+  code: 'CORRUPT_LOG_BLOCK';
+  message: string;
+  path: string;
+  offset: number;
+  length: number;
+}
+
+/** Everything a slice read needs besides the slice. */
+export interface SliceReadContext {
+  storage: Storage;
+  config: TableConfig;
+  timeline: Timeline;
+  /** Snapshot instant T; undefined = latest. */
+  asOf: string | undefined;
+  merge: RecordMergerOptions;
+  onWarning: (w: ReadWarning) => void;
+}
+
+/** What to read from a slice. */
+export interface SliceReadOptions {
+  /** Columns needed (undefined = all). */
+  columns: readonly string[] | undefined;
+  /** Filters used to skip base-file row groups (only when no log applies). */
+  filters: readonly CompiledFilter[];
+  /** Read the base file only. */
+  baseOnly: boolean;
+}
+
+/** Read and merge one file slice into rows (lakelet's value model). */
+export async function readFileSlice(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions): Promise<Record<string, unknown>[]> {
+  const mergeLogs = !options.baseOnly && slice.logFiles.length > 0 && ctx.config.populateMetaFields;
+  const baseRows = slice.baseFile ? await readBaseFile(ctx, slice, options, !mergeLogs) : [];
+  if (!mergeLogs) return baseRows;
+  const merger = new RecordMerger(ctx.merge);
+  merger.addBase(baseRows);
+  await applyLogs(ctx, slice, merger, options.columns);
+  return [...merger.rows()];
+}
+
+async function readBaseFile(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions, prune: boolean): Promise<Record<string, unknown>[]> {
+  const base = slice.baseFile!;
+  const file = await storageBuffer(ctx.storage, base.path, base.size || undefined);
+  const footer = await readParquetFooter(file, base.path);
+  const ranges: { rowStart: number; rowEnd: number }[] = [];
+  let start = 0;
+  footer.rowGroupRows.forEach((n, g) => {
+    const keep = !prune || options.filters.length === 0 || groupMayMatch(footer, g, options.filters);
+    if (keep) {
+      const last = ranges[ranges.length - 1];
+      if (last && last.rowEnd === start) last.rowEnd = start + n;
+      else ranges.push({ rowStart: start, rowEnd: start + n });
+    }
+    start += n;
+  });
+  const out: Record<string, unknown>[] = [];
+  for (const r of ranges) {
+    if (r.rowEnd <= r.rowStart) continue;
+    const rows = await readParquetRows(file, footer, base.path, { columns: options.columns ? [...options.columns] : undefined, rowStart: r.rowStart, rowEnd: r.rowEnd });
+    for (const row of rows) out.push(row);
+  }
+  return out;
+
+  function groupMayMatch(f: typeof footer, g: number, filters: readonly CompiledFilter[]): boolean {
+    const stats = rowGroupStats(f, g);
+    return filters.every((flt) => {
+      const s = stats.get(flt.field);
+      return !s || rangeMayMatch(flt, s.min, s.max);
+    });
+  }
+}
+
+/** Apply the slice's log blocks, in log order, that count as of T. */
+async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: RecordMerger, columns: readonly string[] | undefined): Promise<void> {
+  const blocks: { block: LogBlock; path: string }[] = [];
+  for (const log of slice.logFiles) {
+    const bytes = await ctx.storage.read(log.path);
+    const scan = scanLogBlocks(bytes, log.path);
+    for (const c of scan.corrupt) {
+      ctx.onWarning({ code: 'CORRUPT_LOG_BLOCK', message: `log: skipped a corrupt block in ${log.path} at byte ${c.offset} (${c.reason})`, path: log.path, offset: c.offset, length: c.length });
+    }
+    for (const block of scan.blocks) blocks.push({ block, path: log.path });
+  }
+  const rolledBack = new Set<string>();
+  const compacted = new Set<string>();
+  for (const { block } of blocks) {
+    if (block.type === 'COMMAND' && block.header.TARGET_INSTANT_TIME) rolledBack.add(block.header.TARGET_INSTANT_TIME);
+    for (const t of (block.header.COMPACTED_BLOCK_TIMES ?? '').split(',')) if (t) compacted.add(t);
+  }
+  for (const { block, path } of blocks) {
+    if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA' && block.type !== 'DELETE') continue;
+    const instant = block.header.INSTANT_TIME ?? '';
+    if (!ctx.timeline.isCompletedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) continue;
+    if (ctx.asOf !== undefined && compareInstantTimes(instant, ctx.asOf) > 0) continue;
+    if (block.type === 'DELETE') {
+      merger.addDeletes(
+        decodeDeleteBlock(block, path)
+          .filter((d) => d.recordKey !== null)
+          .map((d) => ({ recordKey: d.recordKey as string, partitionPath: d.partitionPath, orderingVal: d.orderingVal })),
+      );
+    } else if (block.type === 'AVRO_DATA') {
+      merger.addRecords(decodeAvroDataBlock(block, path).records);
+    } else {
+      const file = bufferFromBytes(parquetDataBlockBytes(block, path));
+      const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
+      merger.addRecords(await readParquetRows(file, footer, path, { columns: columns ? [...columns] : undefined }));
+    }
+  }
+}

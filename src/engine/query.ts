@@ -1,0 +1,160 @@
+// Executes reads: resolves a query's instants, columns and filters against the table state, plans the
+// slices (plan/read-plan.ts) and streams merged, filtered, projected rows one file slice at a time.
+import { LakeletError } from '../errors.js';
+import { fileGroupKey } from '../file-group/file-slice.js';
+import type { AvroRecordSchema } from '../format/avro/schema.js';
+import { comparableKind, fieldType, META_FIELDS } from '../format/schema.js';
+import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../plan/filters.js';
+import { inCommitRange, planRead, type ReadPlan } from '../plan/read-plan.js';
+import { compareInstantTimes, INIT_INSTANT_TIME } from '../timeline/instant.js';
+import { readFileSlice, type ReadWarning } from './file-slice-reader.js';
+import type { TableState } from './table-state.js';
+
+/** Options shared by every read. */
+export interface ReadOptions {
+  /** Columns to return, in order (default: all, meta columns first). */
+  columns?: readonly string[];
+  /** Filters, ANDed: `[field, op, value]` triples or `"field op value"` strings. */
+  filters?: readonly (Filter | string)[];
+  /** Stop after this many rows. */
+  limit?: number;
+  /** Called for each problem a read skips over (a corrupt log block). */
+  onWarning?: (warning: ReadWarning) => void;
+}
+
+/** Options of a snapshot or read-optimized query. */
+export interface QueryOptions extends ReadOptions {
+  /** Time travel: read the table as of this instant (`yyyyMMddHHmmss[SSS]`, inclusive) or Date (UTC). */
+  asOf?: string | Date;
+  /** Read base files only (merge-on-read tables; the same as a snapshot on copy-on-write). */
+  readOptimized?: boolean;
+}
+
+/** Options of an incremental query: records written in `(from, to]`. */
+export interface IncrementalOptions extends ReadOptions {
+  /** Exclusive start instant. */
+  from: string | Date;
+  /** Inclusive end instant (default: the latest write). */
+  to?: string | Date;
+}
+
+/** A query ready to run, with everything resolved. */
+export interface ResolvedRead {
+  schema: AvroRecordSchema;
+  /** Output columns in order. */
+  columns: string[];
+  plan: ReadPlan;
+  asOf: string | undefined;
+  readOptimized: boolean;
+  limit: number;
+}
+
+/** Normalise an instant argument: digits (8–17, padded to 17) or a Date formatted in UTC. */
+export function normalizeInstant(value: string | Date, what: string): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new LakeletError('INVALID_ARGUMENT', `query: ${what} is an invalid Date`, { field: what });
+    const iso = value.toISOString();
+    return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + iso.slice(20, 23);
+  }
+  const s = String(value).trim();
+  if (!/^\d{8,17}$/.test(s)) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: ${what} ${JSON.stringify(value)} is not an instant time (yyyyMMddHHmmss[SSS])`, { field: what, value });
+  }
+  return s.padEnd(17, '0');
+}
+
+function compile(schema: AvroRecordSchema, filters: readonly (Filter | string)[] | undefined): CompiledFilter[] {
+  const parsed = (filters ?? []).map((f) => (typeof f === 'string' ? parseFilter(f) : checkFilter(f)));
+  for (const [field] of parsed) {
+    if (!fieldType(schema, field)) throw new LakeletError('INVALID_ARGUMENT', `query: filter on unknown column ${JSON.stringify(field)}`, { field });
+  }
+  return compileFilters(parsed, (field) => {
+    const t = fieldType(schema, field);
+    return t ? comparableKind(t) : undefined;
+  });
+}
+
+function outputColumns(schema: AvroRecordSchema, columns: readonly string[] | undefined): string[] {
+  const all = schema.fields.map((f) => f.name);
+  if (!columns) return all;
+  for (const c of columns) {
+    if (!all.includes(c)) throw new LakeletError('INVALID_ARGUMENT', `query: unknown column ${JSON.stringify(c)} (columns: ${all.join(', ')})`, { field: c });
+  }
+  return [...columns];
+}
+
+/** Resolve a snapshot / read-optimized query into a plan. */
+export async function resolveQuery(state: TableState, options: QueryOptions): Promise<ResolvedRead> {
+  const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
+  const schema = await state.schemaAsOf(asOf);
+  const filters = compile(schema, options.filters);
+  const readOptimized = options.readOptimized === true;
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf, readOptimized, limit: checkLimit(options.limit) };
+}
+
+/** Resolve an incremental query into a plan: file groups written in `(from, to]`, rows committed in it. */
+export async function resolveIncremental(state: TableState, options: IncrementalOptions): Promise<ResolvedRead> {
+  if (options.from === undefined || options.from === null) throw new LakeletError('INVALID_ARGUMENT', 'query: incremental reads need a `from` instant', { field: 'from' });
+  const from = normalizeInstant(options.from, 'from');
+  const latest = state.timeline.latestWrite()?.requestedTime ?? INIT_INSTANT_TIME;
+  const to = options.to === undefined ? latest : normalizeInstant(options.to, 'to');
+  const schema = await state.schemaAsOf(to);
+  const filters = compile(schema, options.filters);
+  const groups = new Set<string>();
+  for (const instant of state.writesAsOf(to)) {
+    if (compareInstantTimes(instant.requestedTime, from) <= 0) continue;
+    const md = await state.commitMetadata(instant);
+    for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
+      for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+    }
+  }
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, filters });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, limit: checkLimit(options.limit) };
+}
+
+function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return Infinity;
+  if (!Number.isInteger(limit) || limit < 0) throw new LakeletError('INVALID_ARGUMENT', `query: limit must be a whole number ≥ 0, got ${limit}`, { field: 'limit', value: limit });
+  return limit;
+}
+
+/** Stream the rows of a resolved read, one file slice in memory at a time. */
+export async function* executeRead(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
+  if (read.limit === 0) return;
+  const { config } = state;
+  const ordering = config.orderingFields.filter((f) => read.schema.fields.some((x) => x.name === f));
+  const needed = new Set<string>(read.columns);
+  for (const f of read.plan.filters) needed.add(f.path[0] as string);
+  if (config.populateMetaFields) for (const m of META_FIELDS) needed.add(m);
+  for (const f of ordering) needed.add(f);
+  if (read.schema.fields.some((f) => f.name === '_hoodie_is_deleted')) needed.add('_hoodie_is_deleted');
+  const ctx = {
+    storage: state.storage,
+    config,
+    timeline: state.timeline,
+    asOf: read.asOf,
+    merge: {
+      mode: config.recordMergeMode,
+      orderingFields: ordering,
+      orderingKinds: ordering.map((f) => comparableKind(fieldType(read.schema, f) ?? { type: 'string' })),
+    },
+    onWarning,
+  };
+  let emitted = 0;
+  for (const slice of read.plan.slices) {
+    const rows = await readFileSlice(ctx, slice, { columns: [...needed], filters: read.plan.filters, baseOnly: read.readOptimized });
+    const range = read.plan.commitTimeRange;
+    for (const row of rows) {
+      if (range) {
+        const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
+        if (!inCommitRange(commitTime, range)) continue;
+      }
+      if (read.plan.filters.length > 0 && !matchRow(row, read.plan.filters)) continue;
+      const out: Record<string, unknown> = {};
+      for (const c of read.columns) out[c] = row[c] ?? null;
+      yield out;
+      if (++emitted >= read.limit) return;
+    }
+  }
+}

@@ -1,0 +1,141 @@
+// Loads what a reader knows about a table at one moment: config, active timeline, the data-file listing,
+// the file-system view, commit metadata (cached per instant) and the table schema as of an instant.
+import { parseTableConfig, type TableConfig } from '../config/table-config.js';
+import { LakeletError, isLakeletError } from '../errors.js';
+import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
+import type { AvroRecordSchema } from '../format/avro/schema.js';
+import { readParquetFooter } from '../format/parquet.js';
+import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../format/schema.js';
+import type { FileInfo, Storage } from '../storage/storage.js';
+import { parseCommitMetadata, type CommitMetadata } from '../timeline/commit-metadata.js';
+import { compareInstantTimes, type Instant } from '../timeline/instant.js';
+import { Timeline } from '../timeline/timeline.js';
+import { storageBuffer } from './storage-buffer.js';
+
+/** Path of the table config, relative to the table root. */
+export const PROPERTIES_PATH = '.hoodie/hoodie.properties';
+
+/** Read and validate `.hoodie/hoodie.properties`; a missing file → `INVALID_TABLE` naming it. */
+export async function loadTableConfig(storage: Storage): Promise<TableConfig> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await storage.read(PROPERTIES_PATH);
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) {
+      throw new LakeletError('INVALID_TABLE', `table: not a Hudi table, ${PROPERTIES_PATH} is missing in ${storage.label}`, { path: PROPERTIES_PATH }, { cause: err });
+    }
+    throw err;
+  }
+  return parseTableConfig(new TextDecoder().decode(bytes), PROPERTIES_PATH);
+}
+
+/** List the active timeline folder. */
+export async function loadTimeline(storage: Storage, config: TableConfig): Promise<Timeline> {
+  const entries = await storage.list(config.timelinePath);
+  return Timeline.fromFileNames(entries.filter((e) => e.kind === 'file').map((e) => e.path.slice(e.path.lastIndexOf('/') + 1)));
+}
+
+/** Every file below the table root outside `.hoodie/` (and macOS junk folders). */
+export async function listDataFiles(storage: Storage): Promise<FileInfo[]> {
+  const top = await storage.list('');
+  const out: FileInfo[] = [];
+  for (const e of top) {
+    if (e.kind === 'file') out.push(e);
+    else if (e.path !== '.hoodie' && e.path !== '__MACOSX') out.push(...(await storage.list(e.path, { recursive: true })));
+  }
+  return out;
+}
+
+/** A table as loaded at one moment; caches listing, view and commit metadata. */
+export class TableState {
+  private files: Promise<FileInfo[]> | undefined;
+  private view: Promise<FileSystemView> | undefined;
+  private readonly metadata = new Map<string, Promise<CommitMetadata>>();
+
+  constructor(
+    readonly storage: Storage,
+    readonly config: TableConfig,
+    readonly timeline: Timeline,
+  ) {}
+
+  /** Load config and timeline of the table in `storage`. */
+  static async load(storage: Storage): Promise<TableState> {
+    const config = await loadTableConfig(storage);
+    return new TableState(storage, config, await loadTimeline(storage, config));
+  }
+
+  /** Path of an instant's timeline file. */
+  instantPath(instant: Instant): string {
+    return `${this.config.timelinePath}/${instant.fileName}`;
+  }
+
+  /** Commit metadata of a completed write instant (cached). */
+  commitMetadata(instant: Instant): Promise<CommitMetadata> {
+    let m = this.metadata.get(instant.requestedTime);
+    if (!m) {
+      const path = this.instantPath(instant);
+      m = this.storage.read(path).then((bytes) => parseCommitMetadata(bytes, path));
+      this.metadata.set(instant.requestedTime, m);
+    }
+    return m;
+  }
+
+  /** The data files (listed once). */
+  dataFiles(): Promise<FileInfo[]> {
+    this.files ??= listDataFiles(this.storage);
+    return this.files;
+  }
+
+  /** The file-system view (built once). */
+  fileSystemView(): Promise<FileSystemView> {
+    this.view ??= (async () => {
+      const replaced: ReplaceRecord[] = [];
+      for (const i of this.timeline.completedWrites()) {
+        if (i.action !== 'replacecommit') continue;
+        const md = await this.commitMetadata(i);
+        replaced.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: md.partitionToReplaceFileIds });
+      }
+      return new FileSystemView({ files: await this.dataFiles(), timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced });
+    })();
+    return this.view;
+  }
+
+  /** Completed writes with requested time ≤ `asOf` (all when undefined). */
+  writesAsOf(asOf: string | undefined): Instant[] {
+    return this.timeline.completedWrites().filter((i) => asOf === undefined || compareInstantTimes(i.requestedTime, asOf) <= 0);
+  }
+
+  /**
+   * The table schema as of an instant (data fields, plus the meta fields when the table has them):
+   * from the latest commit's `extraMetadata.schema`, else a base file's `parquet.avro.schema`, else
+   * `hoodie.table.create.schema`.
+   */
+  async schemaAsOf(asOf: string | undefined): Promise<AvroRecordSchema> {
+    let schema: AvroRecordSchema | undefined;
+    const writes = this.writesAsOf(asOf);
+    for (let i = writes.length - 1; i >= 0 && !schema; i--) {
+      const instant = writes[i] as Instant;
+      const md = await this.commitMetadata(instant);
+      const text = md.extraMetadata.schema;
+      if (text) schema = parseRecordSchema(text, this.instantPath(instant));
+      else if (!md.compacted) {
+        const stat = Object.values(md.partitionToWriteStats).flat().find((s) => s.path?.endsWith('.parquet'));
+        if (stat?.path) schema = await this.baseFileSchema(stat.path);
+      }
+    }
+    if (!schema && this.config.createSchema) schema = parseRecordSchema(this.config.createSchema, PROPERTIES_PATH);
+    if (!schema) schema = { type: 'record', name: `${this.config.name}_record`, namespace: '', fullName: `${this.config.name}_record`, fields: [] };
+    return this.config.populateMetaFields ? withMetaFields(schema) : withoutMetaFields(schema);
+  }
+
+  private async baseFileSchema(path: string): Promise<AvroRecordSchema | undefined> {
+    try {
+      const footer = await readParquetFooter(await storageBuffer(this.storage, path), path);
+      const text = footer.keyValues['parquet.avro.schema'];
+      return text ? parseRecordSchema(text, path) : undefined;
+    } catch (err) {
+      if (isLakeletError(err, 'NOT_FOUND')) return undefined;
+      throw err;
+    }
+  }
+}

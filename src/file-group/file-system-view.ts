@@ -1,0 +1,162 @@
+// The file-system view: turns a storage listing plus the timeline into file groups and slices, and answers
+// "latest slices as of T" (hudi-format.md §4.3): uncommitted files dropped, replaced groups removed,
+// logs attached by base instant (layout 1) or by deltacommit completion time (layout 2), junk ignored.
+import type { FileInfo } from '../storage/storage.js';
+import { compareInstantTimes } from '../timeline/instant.js';
+import type { Timeline } from '../timeline/timeline.js';
+import { compareLogFiles, parseBaseFileName, parseLogFileName } from './file-names.js';
+import { fileGroupKey, type BaseFile, type FileGroup, type FileSlice, type LogFile } from './file-slice.js';
+
+/** A replacecommit's effect: which file groups it replaced, per partition. */
+export interface ReplaceRecord {
+  instantTime: string;
+  partitionToReplaceFileIds: Record<string, string[]>;
+}
+
+/** What the view is built from. */
+export interface FileSystemViewInput {
+  /** Files below the table root (a recursive listing; `.hoodie/` entries are ignored). */
+  files: readonly FileInfo[];
+  timeline: Timeline;
+  timelineLayoutVersion: 1 | 2;
+  /** Completed replacecommits (insert overwrite, clustering) and their replaced groups. */
+  replaced: readonly ReplaceRecord[];
+}
+
+/** Options of {@link FileSystemView.latestSlices}. */
+export interface SliceQuery {
+  /** Instant T: only writes requested at or before it count (default: the latest). */
+  asOf?: string | undefined;
+  /** Keep only partitions this predicate accepts. */
+  partitionFilter?: ((partitionPath: string) => boolean) | undefined;
+  /** Leave log files out (read-optimized queries). */
+  baseFilesOnly?: boolean | undefined;
+}
+
+const after = (a: string, b: string) => compareInstantTimes(a, b) > 0;
+
+/** File groups and slices of a table at one listing. Pure: no I/O. */
+export class FileSystemView {
+  private readonly groups = new Map<string, FileGroup>();
+  private readonly input: FileSystemViewInput;
+
+  constructor(input: FileSystemViewInput) {
+    this.input = input;
+    const { timeline } = input;
+    const logs: LogFile[] = [];
+    for (const f of input.files) {
+      if (f.kind !== 'file' || f.path.startsWith('.hoodie/') || f.path.startsWith('__MACOSX/')) continue;
+      const slash = f.path.lastIndexOf('/');
+      const partitionPath = slash < 0 ? '' : f.path.slice(0, slash);
+      const name = slash < 0 ? f.path : f.path.slice(slash + 1);
+      const base = parseBaseFileName(name);
+      if (base) {
+        if (base.extension !== 'parquet' || !timeline.isCompletedWrite(base.instantTime)) continue;
+        const file: BaseFile = { path: f.path, name, fileId: base.fileId, partitionPath, instantTime: base.instantTime, size: f.size };
+        const slice = this.sliceFor(partitionPath, base.fileId, base.instantTime);
+        slice.baseFile = file;
+        continue;
+      }
+      const log = parseLogFileName(name);
+      if (log && log.extension === 'log' && !log.cdc) {
+        let completionTime: string | undefined;
+        if (input.timelineLayoutVersion === 2) {
+          const instant = timeline.completedAt(log.instantTime);
+          if (!instant) continue; // written by a write that never completed
+          completionTime = instant.completionTime ?? instant.requestedTime;
+        }
+        logs.push({ path: f.path, name, fileId: log.fileId, partitionPath, instantTime: log.instantTime, version: log.version, writeToken: log.writeToken, size: f.size, completionTime });
+      }
+    }
+    logs.sort((a, b) => compareInstantTimes(a.completionTime ?? a.instantTime, b.completionTime ?? b.instantTime) || a.version - b.version);
+    for (const log of logs) this.attachLog(log);
+    for (const g of this.groups.values()) {
+      g.slices.sort((a, b) => compareInstantTimes(a.baseInstantTime, b.baseInstantTime));
+      for (const s of g.slices) s.logFiles.sort(layoutLogOrder(input.timelineLayoutVersion));
+    }
+  }
+
+  /** Every file group, including replaced ones and every slice. */
+  fileGroups(): FileGroup[] {
+    return [...this.groups.values()];
+  }
+
+  /** Partition paths that hold at least one file group. */
+  partitionPaths(): string[] {
+    return [...new Set([...this.groups.values()].map((g) => g.partitionPath))].sort();
+  }
+
+  /** Groups replaced by replacecommits requested at or before `asOf` (keys from {@link fileGroupKey}). */
+  replacedGroups(asOf?: string): Set<string> {
+    const out = new Set<string>();
+    for (const r of this.input.replaced) {
+      if (asOf !== undefined && after(r.instantTime, asOf)) continue;
+      for (const [partition, ids] of Object.entries(r.partitionToReplaceFileIds)) for (const id of ids) out.add(fileGroupKey(partition, id));
+    }
+    return out;
+  }
+
+  /**
+   * The latest slice of every live file group as of T: the slice with the greatest base instant ≤ T, with
+   * (layout 2) only the logs of deltacommits requested ≤ T. Groups replaced at or before T are left out.
+   */
+  latestSlices(query: SliceQuery = {}): FileSlice[] {
+    const { asOf, partitionFilter, baseFilesOnly } = query;
+    const replaced = this.replacedGroups(asOf);
+    const out: FileSlice[] = [];
+    for (const [key, g] of this.groups) {
+      if (replaced.has(key) || (partitionFilter && !partitionFilter(g.partitionPath))) continue;
+      let chosen: FileSlice | undefined;
+      for (const s of g.slices) {
+        if (asOf !== undefined && after(s.baseInstantTime, asOf)) break;
+        if (baseFilesOnly && !s.baseFile) continue;
+        chosen = s;
+      }
+      if (!chosen) continue;
+      const logFiles = baseFilesOnly ? [] : chosen.logFiles.filter((l) => asOf === undefined || l.completionTime === undefined || !after(l.instantTime, asOf));
+      if (!chosen.baseFile && logFiles.length === 0) continue;
+      out.push({ ...chosen, logFiles });
+    }
+    return out.sort((a, b) => (a.partitionPath < b.partitionPath ? -1 : a.partitionPath > b.partitionPath ? 1 : a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0));
+  }
+
+  private group(partitionPath: string, fileId: string): FileGroup {
+    const key = fileGroupKey(partitionPath, fileId);
+    let g = this.groups.get(key);
+    if (!g) {
+      g = { partitionPath, fileId, slices: [] };
+      this.groups.set(key, g);
+    }
+    return g;
+  }
+
+  private sliceFor(partitionPath: string, fileId: string, baseInstantTime: string): FileSlice {
+    const g = this.group(partitionPath, fileId);
+    let s = g.slices.find((x) => x.baseInstantTime === baseInstantTime);
+    if (!s) {
+      s = { partitionPath, fileId, baseInstantTime, baseFile: undefined, logFiles: [] };
+      g.slices.push(s);
+    }
+    return s;
+  }
+
+  /** Attach a log to the slice with the greatest base instant ≤ its key time, or start a log-only slice. */
+  private attachLog(log: LogFile): void {
+    const keyTime = log.completionTime ?? log.instantTime;
+    const g = this.group(log.partitionPath, log.fileId);
+    let target: FileSlice | undefined;
+    for (const s of g.slices) {
+      if (compareInstantTimes(s.baseInstantTime, keyTime) <= 0 && (!target || after(s.baseInstantTime, target.baseInstantTime))) target = s;
+    }
+    (target ?? this.sliceFor(log.partitionPath, log.fileId, log.instantTime)).logFiles.push(log);
+  }
+}
+
+function layoutLogOrder(layout: 1 | 2) {
+  const byName = (a: LogFile, b: LogFile) => compareLogFiles(
+    { fileId: a.fileId, instantTime: a.instantTime, extension: 'log', version: a.version, writeToken: a.writeToken, cdc: false },
+    { fileId: b.fileId, instantTime: b.instantTime, extension: 'log', version: b.version, writeToken: b.writeToken, cdc: false },
+  );
+  if (layout === 1) return byName;
+  return (a: LogFile, b: LogFile) => compareInstantTimes(a.completionTime ?? a.instantTime, b.completionTime ?? b.instantTime) || byName(a, b);
+}

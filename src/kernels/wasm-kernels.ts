@@ -1,0 +1,175 @@
+// The WASM binding of the kernels: instantiates the AssemblyScript module (no imports), copies each batch
+// into its linear memory, runs it and copies the results out. `loadKernels` falls back to the JS twin.
+
+import { LakeletError } from '../errors.js';
+import { createJsKernels } from './js-kernels.js';
+import {
+  bloomRowBytes, checkBloomArgs, keyCount, toPackedKeys,
+  type Kernels, type KeysInput, type PackedKeys,
+} from './kernels.js';
+
+/** The raw exports of asm/index.ts (pointers and lengths are byte offsets into `memory`). */
+export interface KernelExports {
+  memory: WebAssembly.Memory;
+  reset(): void;
+  alloc(size: number): number;
+  hudiMurmurBatch(keysPtr: number, offsetsPtr: number, count: number, seed: number, outPtr: number): void;
+  bloomPositionsBatch(keysPtr: number, offsetsPtr: number, count: number, m: number, k: number, outPtr: number): void;
+  bloomProbeBatch(bitsPtr: number, m: number, k: number, rows: number, keysPtr: number, offsetsPtr: number,
+    count: number, outPtr: number, scratchPtr: number): void;
+  bloomAddBatch(bitsPtr: number, m: number, k: number, keysPtr: number, offsetsPtr: number, count: number): void;
+}
+
+/** Where `loadKernels` gets the module: bytes, a compiled module, or a URL to fetch. */
+export type KernelsSource = BufferSource | WebAssembly.Module | URL | string;
+
+/** Options of {@link loadKernels}. */
+export interface LoadKernelsOptions {
+  /** Build to fetch when no source is given: default `'simd'` when the runtime validates SIMD, else `'scalar'`. */
+  variant?: 'simd' | 'scalar';
+}
+
+const FUNCTIONS = ['reset', 'alloc', 'hudiMurmurBatch', 'bloomPositionsBatch', 'bloomProbeBatch', 'bloomAddBatch'] as const;
+
+// (func (result v128) i32.const 0 i8x16.splat): validates only where wasm SIMD is supported.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+
+/** True when this runtime supports WebAssembly fixed-width SIMD. */
+export function wasmSimdSupported(): boolean {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+function checkExports(exports: WebAssembly.Exports): KernelExports {
+  if (!(exports['memory'] instanceof WebAssembly.Memory)) throw new Error('kernels: wasm module exports no memory');
+  for (const name of FUNCTIONS) {
+    if (typeof exports[name] !== 'function') throw new Error(`kernels: wasm module lacks export ${name}`);
+  }
+  return exports as unknown as KernelExports;
+}
+
+/** Wraps instantiated kernel exports in the {@link Kernels} interface. */
+export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar'): Kernels {
+  const alloc = (size: number): number => {
+    const ptr = ex.alloc(size) >>> 0;
+    if (ptr === 0) throw new LakeletError('INVALID_ARGUMENT', `kernels: batch does not fit in wasm memory (${size} more bytes)`, { value: size });
+    return ptr;
+  };
+  /** Copies the keys in; returns their pointers. Call before taking views of memory (allocations grow it). */
+  const placeKeys = (packed: PackedKeys): { keysPtr: number; offsetsPtr: number; count: number } => {
+    const count = keyCount(packed);
+    const keysPtr = alloc(packed.bytes.length);
+    const offsetsPtr = alloc(4 * (count + 1));
+    return { keysPtr, offsetsPtr, count };
+  };
+  const copyKeys = (packed: PackedKeys, keysPtr: number, offsetsPtr: number): void => {
+    const buf = ex.memory.buffer; // fresh view: memory may have grown (toolchain pitfall P6)
+    new Uint8Array(buf, keysPtr, packed.bytes.length).set(packed.bytes);
+    new Uint32Array(buf, offsetsPtr, packed.offsets.length).set(packed.offsets);
+  };
+
+  return {
+    kind: 'wasm',
+    variant,
+    hudiMurmur(keys: KeysInput, seed = 0): Int32Array {
+      const packed = toPackedKeys(keys);
+      ex.reset();
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const outPtr = alloc(4 * count);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      ex.hudiMurmurBatch(keysPtr, offsetsPtr, count, seed | 0, outPtr);
+      return new Int32Array(ex.memory.buffer, outPtr, count).slice();
+    },
+    bloomPositions(keys: KeysInput, m: number, k: number): Int32Array {
+      checkBloomArgs(new Uint8Array(bloomRowBytes(m)), m, k, 1);
+      const packed = toPackedKeys(keys);
+      ex.reset();
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const outPtr = alloc(4 * count * k);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      ex.bloomPositionsBatch(keysPtr, offsetsPtr, count, m, k, outPtr);
+      return new Int32Array(ex.memory.buffer, outPtr, count * k).slice();
+    },
+    bloomProbe(filterBits: Uint8Array, m: number, k: number, keys: KeysInput, rows = 1): Uint8Array {
+      checkBloomArgs(filterBits, m, k, rows);
+      const packed = toPackedKeys(keys);
+      const bitBytes = rows * bloomRowBytes(m);
+      ex.reset();
+      const bitsPtr = alloc(bitBytes);
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const outPtr = alloc(count);
+      const scratchPtr = alloc(4 * k);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes).set(filterBits.subarray(0, bitBytes));
+      ex.bloomProbeBatch(bitsPtr, m, k, rows, keysPtr, offsetsPtr, count, outPtr, scratchPtr);
+      return new Uint8Array(ex.memory.buffer, outPtr, count).slice();
+    },
+    bloomAdd(filterBits: Uint8Array, m: number, k: number, keys: KeysInput): Uint8Array {
+      checkBloomArgs(filterBits, m, k, 1);
+      const packed = toPackedKeys(keys);
+      const bitBytes = bloomRowBytes(m);
+      ex.reset();
+      const bitsPtr = alloc(bitBytes);
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes).set(filterBits.subarray(0, bitBytes));
+      ex.bloomAddBatch(bitsPtr, m, k, keysPtr, offsetsPtr, count);
+      filterBits.set(new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes));
+      return filterBits;
+    },
+  };
+}
+
+/**
+ * Instantiates the kernel module from bytes or a compiled module (no imports needed) and wraps it.
+ * Throws when the bytes are not a valid kernel module.
+ */
+export async function instantiateKernels(source: BufferSource | WebAssembly.Module, variant: 'simd' | 'scalar' = 'simd'): Promise<Kernels> {
+  const instance = source instanceof WebAssembly.Module
+    ? await WebAssembly.instantiate(source, {})
+    : (await WebAssembly.instantiate(source, {})).instance;
+  return wrapKernelExports(checkExports(instance.exports), variant);
+}
+
+async function instantiateFromUrl(url: URL | string, variant: 'simd' | 'scalar'): Promise<Kernels> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`kernels: fetching ${String(url)} gave HTTP ${response.status}`);
+  const type = response.headers.get('content-type') ?? '';
+  if (typeof WebAssembly.instantiateStreaming === 'function' && type.startsWith('application/wasm')) {
+    const { instance } = await WebAssembly.instantiateStreaming(response, {});
+    return wrapKernelExports(checkExports(instance.exports), variant);
+  }
+  return instantiateKernels(await response.arrayBuffer(), variant);
+}
+
+function variantOfUrl(url: URL | string): 'simd' | 'scalar' {
+  return String(url).includes('scalar') ? 'scalar' : 'simd';
+}
+
+/**
+ * Loads the WASM kernels, or the JS twin when WASM cannot load (no WebAssembly, bad bytes, fetch failure);
+ * check `kind` and `fallbackReason` on the result. `source`: the module's bytes (Node: read
+ * `src/kernels/generated/kernels.wasm` yourself), a compiled module, or a URL. Without a source the build
+ * next to this file is fetched (SIMD build when supported, else the scalar one).
+ */
+export async function loadKernels(source?: KernelsSource, options: LoadKernelsOptions = {}): Promise<Kernels> {
+  try {
+    if (typeof WebAssembly !== 'object') return createJsKernels('WebAssembly is not available');
+    if (source === undefined) {
+      const variant = options.variant ?? (wasmSimdSupported() ? 'simd' : 'scalar');
+      const url = variant === 'simd'
+        ? new URL('./generated/kernels.wasm', import.meta.url)
+        : new URL('./generated/kernels-scalar.wasm', import.meta.url);
+      return await instantiateFromUrl(url, variant);
+    }
+    if (typeof source === 'string' || source instanceof URL) {
+      return await instantiateFromUrl(source, options.variant ?? variantOfUrl(source));
+    }
+    return await instantiateKernels(source, options.variant ?? 'simd');
+  } catch (err) {
+    return createJsKernels(err instanceof Error ? err.message : String(err));
+  }
+}

@@ -1,0 +1,21 @@
+// prefixedStorage: a view of one folder of another Storage, so a table kept in a sub-folder (of a zip,
+// a bucket, a directory) can be opened with paths relative to its own root.
+import { joinPath, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+
+/** A Storage whose root is the folder `prefix` of `inner`. */
+export function prefixedStorage(inner: Storage, prefix: string): Storage {
+  const root = normalizePath(prefix);
+  if (root === '') return inner;
+  const strip = (info: FileInfo): FileInfo => ({ ...info, path: info.path.slice(root.length + 1) });
+  const full = (path: string) => joinPath(root, normalizePath(path));
+  return {
+    label: `${inner.label}/${root}`,
+    readOnly: inner.readOnly,
+    head: async (path: string) => strip(await inner.head(full(path))),
+    read: (path: string, range?: ByteRange) => inner.read(full(path), range),
+    write: (path: string, bytes: Uint8Array) => inner.write(full(path), bytes),
+    writeIfAbsent: (path: string, bytes: Uint8Array) => inner.writeIfAbsent(full(path), bytes),
+    list: async (path: string, options?: ListOptions) => (await inner.list(full(path), options)).map(strip),
+    delete: (path: string) => inner.delete(full(path)),
+  };
+}

@@ -1,0 +1,130 @@
+// The Table facade users see: open a Hudi table in any Storage and query it (snapshot, time travel,
+// read-optimized, incremental) as an Apache Arrow Table or a stream of plain row objects.
+import type { Schema, Table as ArrowTable } from 'apache-arrow';
+import type { TableConfig } from './config/table-config.js';
+import type { FileSlice } from './file-group/file-slice.js';
+import { arrowSchema, rowsToArrow } from './format/arrow.js';
+import type { AvroRecordSchema } from './format/avro/schema.js';
+import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions, type ResolvedRead } from './engine/query.js';
+import type { ReadWarning } from './engine/file-slice-reader.js';
+import { TableState } from './engine/table-state.js';
+import { planRead } from './plan/read-plan.js';
+import { compileFilters, checkFilter, parseFilter, type Filter } from './plan/filters.js';
+import type { Storage } from './storage/storage.js';
+import type { Instant } from './timeline/instant.js';
+import { comparableKind, fieldType } from './format/schema.js';
+
+/** Options of {@link Table.fileSlices}. */
+export interface FileSliceOptions {
+  asOf?: string | Date;
+  readOptimized?: boolean;
+  /** Filters on partition fields prune partitions. */
+  filters?: readonly (Filter | string)[];
+}
+
+/** Options of {@link Table.rows}: a snapshot query, or an incremental one when `from` is set. */
+export type RowsOptions = QueryOptions & { from?: string | Date; to?: string | Date };
+
+/**
+ * An open Hudi table. Create it with {@link openTable}. The table reflects the timeline as it was when
+ * opened; call {@link Table.refresh} to see later commits.
+ */
+export class Table {
+  private state: TableState;
+
+  private constructor(state: TableState) {
+    this.state = state;
+  }
+
+  /** Open the table whose root is the root of `storage`. */
+  static async open(storage: Storage): Promise<Table> {
+    return new Table(await TableState.load(storage));
+  }
+
+  /** The store the table lives in. */
+  get storage(): Storage {
+    return this.state.storage;
+  }
+
+  /** The table's configuration (`hoodie.properties`). */
+  get config(): TableConfig {
+    return this.state.config;
+  }
+
+  /** The active timeline: every instant in its latest state, oldest first. */
+  get timeline(): readonly Instant[] {
+    return this.state.timeline.instants;
+  }
+
+  /** Completed commits, deltacommits and replacecommits, oldest first: the instants queries can travel to. */
+  get commits(): Instant[] {
+    return this.state.timeline.completedWrites();
+  }
+
+  /** Re-read config, timeline and file listing. */
+  async refresh(): Promise<void> {
+    this.state = await TableState.load(this.state.storage);
+  }
+
+  /** The table schema (Avro record, meta fields first when the table has them) as of an instant. */
+  async avroSchema(options: { asOf?: string | Date } = {}): Promise<AvroRecordSchema> {
+    return this.state.schemaAsOf(options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf'));
+  }
+
+  /** The table schema as an Arrow schema. */
+  async schema(options: { asOf?: string | Date } = {}): Promise<Schema> {
+    return arrowSchema(await this.avroSchema(options));
+  }
+
+  /** The file slices a snapshot (or read-optimized) query as of an instant would read. */
+  async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
+    const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
+    const schema = await this.state.schemaAsOf(asOf);
+    const parsed = (options.filters ?? []).map((f) => (typeof f === 'string' ? parseFilter(f) : checkFilter(f)));
+    const filters = compileFilters(parsed, (field) => {
+      const t = fieldType(schema, field);
+      return t ? comparableKind(t) : undefined;
+    });
+    return planRead(this.state.config, await this.state.fileSystemView(), {
+      asOf, readOptimized: options.readOptimized === true, incrementalFrom: undefined, incrementalGroups: undefined, filters,
+    }).slices;
+  }
+
+  /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
+  async query(options: QueryOptions = {}): Promise<ArrowTable> {
+    return this.collect(await resolveQuery(this.state, options), options.onWarning);
+  }
+
+  /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
+  async incremental(options: IncrementalOptions): Promise<ArrowTable> {
+    return this.collect(await resolveIncremental(this.state, options), options.onWarning);
+  }
+
+  /**
+   * Stream rows as plain objects (snapshot; incremental when `from` is given). Memory stays bounded by one
+   * file slice. Values: long → bigint, decimal → string, date/timestamp → Date, bytes → Uint8Array.
+   */
+  async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
+    const read = options.from !== undefined
+      ? await resolveIncremental(this.state, { ...options, from: options.from })
+      : await resolveQuery(this.state, options);
+    yield* executeRead(this.state, read, options.onWarning);
+  }
+
+  private async collect(read: ResolvedRead, onWarning?: (w: ReadWarning) => void): Promise<ArrowTable> {
+    const warnings: ReadWarning[] = [];
+    const rows: Record<string, unknown>[] = [];
+    for await (const row of executeRead(this.state, read, (w) => {
+      warnings.push(w);
+      onWarning?.(w);
+    })) rows.push(row);
+    const table = rowsToArrow(rows, arrowSchema(read.schema, read.columns));
+    if (warnings.length > 0) table.schema.metadata.set('lakelet.warnings', JSON.stringify(warnings));
+    return table;
+  }
+}
+
+/** Open the Hudi table at the root of `storage`. */
+export function openTable(storage: Storage): Promise<Table> {
+  return Table.open(storage);
+}

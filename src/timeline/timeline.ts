@@ -1,0 +1,72 @@
+// The active timeline: every instant found in the timeline folder, collapsed to its latest state per
+// requested time, with the views a reader needs (completed writes, as-of filtering, pending instants).
+import { compareInstantTimes, parseInstantFileName, WRITE_ACTIONS, type Instant } from './instant.js';
+
+const STATE_RANK = { REQUESTED: 0, INFLIGHT: 1, COMPLETED: 2 } as const;
+
+/** The active timeline of a table, ordered by requested time. */
+export class Timeline {
+  /** Every instant in its latest state, ordered by requested time. */
+  readonly instants: readonly Instant[];
+  /** Every timeline file (all states), ordered by requested time then state. */
+  readonly files: readonly Instant[];
+  private readonly completedByTime: Map<string, Instant>;
+
+  constructor(files: Instant[]) {
+    this.files = [...files].sort((a, b) => compareInstantTimes(a.requestedTime, b.requestedTime) || STATE_RANK[a.state] - STATE_RANK[b.state]);
+    const latest = new Map<string, Instant>();
+    for (const f of this.files) {
+      const prev = latest.get(f.requestedTime);
+      if (!prev || STATE_RANK[f.state] >= STATE_RANK[prev.state]) latest.set(f.requestedTime, f);
+    }
+    this.instants = [...latest.values()];
+    this.completedByTime = new Map(this.instants.filter((i) => i.state === 'COMPLETED').map((i) => [i.requestedTime, i]));
+  }
+
+  /** Build a timeline from the names in a timeline folder; names that are not instants are ignored. */
+  static fromFileNames(names: Iterable<string>): Timeline {
+    const files: Instant[] = [];
+    for (const n of names) {
+      const i = parseInstantFileName(n);
+      if (i) files.push(i);
+    }
+    return new Timeline(files);
+  }
+
+  /** Completed instants of any action. */
+  completed(): Instant[] {
+    return this.instants.filter((i) => i.state === 'COMPLETED');
+  }
+
+  /** Completed commits, deltacommits and replacecommits (compactions and clusterings included), oldest first. */
+  completedWrites(): Instant[] {
+    return this.instants.filter((i) => i.state === 'COMPLETED' && WRITE_ACTIONS.has(i.action));
+  }
+
+  /** Instants not completed yet (requested or inflight). */
+  pending(): Instant[] {
+    return this.instants.filter((i) => i.state !== 'COMPLETED');
+  }
+
+  /** The completed instant with this requested time, if any. */
+  completedAt(requestedTime: string): Instant | undefined {
+    return this.completedByTime.get(requestedTime);
+  }
+
+  /** True when a completed write (commit, deltacommit, replacecommit) has this requested time. */
+  isCompletedWrite(requestedTime: string): boolean {
+    const i = this.completedByTime.get(requestedTime);
+    return i !== undefined && WRITE_ACTIONS.has(i.action);
+  }
+
+  /** The latest completed write, or undefined for a table without one. */
+  latestWrite(): Instant | undefined {
+    const writes = this.completedWrites();
+    return writes[writes.length - 1];
+  }
+
+  /** The instant (any state) with this requested time, if any. */
+  get(requestedTime: string): Instant | undefined {
+    return this.instants.find((i) => i.requestedTime === requestedTime);
+  }
+}
