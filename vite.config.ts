@@ -2,9 +2,12 @@
 // for *.test.ts and a headless-Chromium project for *.browser.test.ts).
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const root = import.meta.dirname;
-const fixturesDir = process.env.LAKELET_FIXTURES ?? `${root}/../shared/fixtures/hudi-rs`;
+const fixturesDir = resolve(process.env.LAKELET_FIXTURES ?? `${root}/../shared/fixtures/hudi-rs`);
+const expectedFiles = existsSync(`${fixturesDir}/expected`) ? readdirSync(`${fixturesDir}/expected`).filter((f) => f.endsWith('.json')).sort() : [];
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
@@ -26,7 +29,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          provide: { FIXTURES_DIR: fixturesDir },
+          provide: { FIXTURES_DIR: fixturesDir, FIXTURE_EXPECTED: expectedFiles },
         },
       },
       {
@@ -38,7 +41,7 @@ export default defineConfig({
           root,
           include: ['test/**/*.browser.test.ts'],
           testTimeout: 60_000,
-          provide: { FIXTURES_DIR: fixturesDir },
+          provide: { FIXTURES_DIR: fixturesDir, FIXTURE_EXPECTED: expectedFiles },
           browser: {
             enabled: true,
             headless: true,

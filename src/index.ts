@@ -1,6 +1,7 @@
 // lakelet's public API (browser, edge and Node): open Hudi tables in any Storage and query them.
 export { LakeletError, isLakeletError, type LakeletErrorCode, type LakeletErrorContext } from './errors.js';
 export { Table, openTable, type FileSliceOptions, type RowsOptions } from './table.js';
+export type { CommitMetadata, WriteStat } from './timeline/commit-metadata.js';
 export type { QueryOptions, IncrementalOptions, ReadOptions } from './engine/query.js';
 export type { ReadWarning } from './engine/file-slice-reader.js';
 export { findTableRoot, tableStorage } from './engine/table-root.js';

@@ -8,16 +8,20 @@ import type { AvroRecordSchema } from './format/avro/schema.js';
 import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions, type ResolvedRead } from './engine/query.js';
 import type { ReadWarning } from './engine/file-slice-reader.js';
 import { TableState } from './engine/table-state.js';
-import { planRead } from './plan/read-plan.js';
-import { compileFilters, checkFilter, parseFilter, type Filter } from './plan/filters.js';
+import type { Filter } from './plan/filters.js';
 import type { Storage } from './storage/storage.js';
-import type { Instant } from './timeline/instant.js';
-import { comparableKind, fieldType } from './format/schema.js';
+import { WRITE_ACTIONS, type Instant } from './timeline/instant.js';
+import type { CommitMetadata } from './timeline/commit-metadata.js';
+import { LakeletError } from './errors.js';
 
 /** Options of {@link Table.fileSlices}. */
 export interface FileSliceOptions {
   asOf?: string | Date;
   readOptimized?: boolean;
+  /** Incremental: exclusive start instant. */
+  from?: string | Date;
+  /** Incremental: inclusive end instant (default the latest write). */
+  to?: string | Date;
   /** Filters on partition fields prune partitions. */
   filters?: readonly (Filter | string)[];
 }
@@ -61,6 +65,16 @@ export class Table {
     return this.state.timeline.completedWrites();
   }
 
+  /** The commit metadata (write stats, operation type, extra metadata) of a completed write. */
+  async commitMetadata(instant: Instant | string): Promise<CommitMetadata> {
+    const time = typeof instant === 'string' ? instant : instant.requestedTime;
+    const found = this.state.timeline.completedAt(time);
+    if (!found || !WRITE_ACTIONS.has(found.action)) {
+      throw new LakeletError('NOT_FOUND', `table: no completed commit at instant ${JSON.stringify(time)}`, { instant: time });
+    }
+    return this.state.commitMetadata(found);
+  }
+
   /** Re-read config, timeline and file listing. */
   async refresh(): Promise<void> {
     this.state = await TableState.load(this.state.storage);
@@ -76,18 +90,15 @@ export class Table {
     return arrowSchema(await this.avroSchema(options));
   }
 
-  /** The file slices a snapshot (or read-optimized) query as of an instant would read. */
+  /**
+   * The file slices a query would read: a snapshot or read-optimized query as of an instant, or (with
+   * `from`) an incremental query over `(from, to]`. Filters on partition fields prune partitions.
+   */
   async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
-    const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
-    const schema = await this.state.schemaAsOf(asOf);
-    const parsed = (options.filters ?? []).map((f) => (typeof f === 'string' ? parseFilter(f) : checkFilter(f)));
-    const filters = compileFilters(parsed, (field) => {
-      const t = fieldType(schema, field);
-      return t ? comparableKind(t) : undefined;
-    });
-    return planRead(this.state.config, await this.state.fileSystemView(), {
-      asOf, readOptimized: options.readOptimized === true, incrementalFrom: undefined, incrementalGroups: undefined, filters,
-    }).slices;
+    const read = options.from !== undefined
+      ? await resolveIncremental(this.state, { from: options.from, to: options.to, filters: options.filters })
+      : await resolveQuery(this.state, options);
+    return read.plan.slices;
   }
 
   /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */

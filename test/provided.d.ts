@@ -2,6 +2,9 @@
 import 'vitest';
 declare module 'vitest' {
   interface ProvidedContext {
+    /** Absolute path of ../shared/fixtures/hudi-rs. */
     FIXTURES_DIR: string;
+    /** File names of the fixtures' expected/*.json. */
+    FIXTURE_EXPECTED: string[];
   }
 }

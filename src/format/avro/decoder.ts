@@ -112,10 +112,16 @@ function compileLong(logical: AvroLogicalType | undefined): DatumReader {
   switch (logical?.name) {
     case 'timestamp-millis':
     case 'local-timestamp-millis':
-      return (r) => new Date(Number(r.readLong()));
+      return (r) => new Date(r.readLongAsDouble());
     case 'timestamp-micros':
     case 'local-timestamp-micros':
-      return (r) => dateFromMicros(r.readLong());
+      return (r) => {
+        const start = r.pos;
+        const micros = r.readLongAsDouble();
+        if (Number.isSafeInteger(micros)) return new Date((micros - (((micros % 1000) + 1000) % 1000)) / 1000);
+        r.pos = start; // beyond 2^53: decode exactly
+        return dateFromMicros(r.readLong());
+      };
     default:
       return (r) => r.readLong();
   }

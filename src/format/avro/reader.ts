@@ -15,9 +15,13 @@ export class AvroReader {
   pos: number;
   /** Exclusive end of the readable region. */
   readonly end: number;
+  /** The data being read. */
   readonly bytes: Uint8Array;
+  /** DataView over `bytes` (for floats and big-endian framing ints). */
   readonly view: DataView;
+  /** File name used in error messages. */
   readonly path: string | undefined;
+  /** Offset of `bytes[0]` within that file, added to offsets in error messages. */
   readonly baseOffset: number;
 
   constructor(bytes: Uint8Array, path?: string, start = 0, end = bytes.length, baseOffset = 0) {
@@ -100,6 +104,22 @@ export class AvroReader {
     }
     big = BigInt.asUintN(64, big);
     return (big >> 1n) ^ -(big & 1n);
+  }
+
+  /** Avro `long` as a double: exact up to 2^53, rounded beyond (for timestamps, where Date is coarser anyway). */
+  readLongAsDouble(): number {
+    const start = this.pos;
+    let value = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.end) throw this.error('truncated long', start);
+      const b = this.bytes[this.pos++] as number;
+      value += (b & 0x7f) * mul;
+      if ((b & 0x80) === 0) return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+      mul *= 128;
+    }
+    this.pos = start;
+    return Number(this.readLong());
   }
 
   /** Avro `long` as a number; throws CORRUPT_FILE if it is outside the safe-integer range. */
