@@ -17,6 +17,7 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },
+  optimizeDeps: { include: ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'fflate'] },
   build: { target: 'es2022', outDir: `${root}/web/dist`, emptyOutDir: true },
   test: {
     projects: [

@@ -4,6 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 
 mkdirSync('reports', { recursive: true });
+// Type-check library, tests and demo first; it counts as one test in the closing line.
+const typecheck = spawnSync('npx', ['tsc', '-p', 'tsconfig.check.json'], { stdio: 'inherit' });
+const typecheckFailed = typecheck.status === 0 ? 0 : 1;
+if (typecheckFailed) console.error('typecheck failed (npx tsc -p tsconfig.check.json)');
 const report = 'reports/vitest.json';
 if (existsSync(report)) rmSync(report);
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
@@ -18,5 +22,7 @@ if (existsSync(report)) {
   failed = 1;
 }
 if (run.status !== 0 && failed === 0) failed = 1;
+passed += 1 - typecheckFailed;
+failed += typecheckFailed;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && run.status === 0 ? 0 : 1);

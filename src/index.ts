@@ -9,6 +9,9 @@ export type { Storage, FileInfo, ByteRange, ListOptions } from './storage/storag
 export { memoryStorage, type MemoryStorageOptions } from './storage/memory.js';
 export { zipStorage, type ZipStorageOptions } from './storage/zip.js';
 export { prefixedStorage } from './storage/prefixed.js';
+export { fileListStorage, type FileListEntry, type FileListStorageOptions } from './storage/file-list.js';
+export { jsonRow, jsonValue } from './format/json-row.js';
+export type { AvroRecordSchema, AvroSchema } from './format/avro/schema.js';
 export type { TableConfig, TableType, RecordMergeMode } from './config/table-config.js';
 export type { Instant, InstantState, Action } from './timeline/instant.js';
 export type { FileSlice, BaseFile, LogFile } from './file-group/file-slice.js';

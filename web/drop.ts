@@ -1,6 +1,6 @@
 // Drag and drop: turns a drop into either one file (a .zip) or the files of dropped folders with their
 // paths, walking directory entries with the (webkit-prefixed, but universal) File System Entry API.
-import type { FileListEntry } from './lakelet.js';
+import type { FileListEntry } from '../src/index.js';
 
 /** What was dropped: a single file, or every file below the dropped folders (paths start with the folder's name). */
 export type Dropped = { kind: 'file'; file: File } | { kind: 'folder'; name: string; files: FileListEntry[] };

@@ -116,7 +116,7 @@ export function parseColumnList(text: string, option: string): string[] {
  */
 export function parseInstantArg(text: string, option: string): string | Date {
   const s = text.trim();
-  if (/^\d+$/.test(s)) return s;
+  if (/^\d{8,17}$/.test(s)) return s;
   if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(s)) {
     const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s) && s.length > 10;
     const iso = s.length === 10 ? `${s}T00:00:00Z` : hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`;

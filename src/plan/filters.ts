@@ -38,9 +38,30 @@ export function parseFilter(text: string): Filter {
   let raw = m[3];
   if (op === 'IN' || op === 'NOT IN') {
     raw = raw.replace(/^\((.*)\)$/s, '$1');
-    return [m[1] as string, op, raw.split(',').map(unquote)];
+    return [m[1] as string, op, splitList(raw).map(unquote)];
   }
   return [m[1] as string, op, unquote(raw)];
+}
+
+/** Split an IN list on commas that are not inside single or double quotes. */
+function splitList(s: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let quote: string | undefined;
+  for (const c of s) {
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === ',') {
+      out.push(current);
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  out.push(current);
+  return out;
 }
 
 /** Validate a filter's shape; `INVALID_ARGUMENT` naming it otherwise. */

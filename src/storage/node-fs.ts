@@ -1,6 +1,7 @@
 // nodeFsStorage: a Storage over a directory of the local file system (Node only; exported from
-// `lakelet/node`). writeIfAbsent uses an exclusive create (`wx`), which the OS makes atomic.
-import { mkdir, open, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
+// `lakelet/node`). Writes go to a temp file first; writeIfAbsent publishes it with link(2), which fails
+// atomically when the target exists, so readers never see a half-written file.
+import { link, mkdir, open, readdir, readFile, rm, stat, writeFile, rename } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { LakeletError } from '../errors.js';
 import { checkRange, joinPath, normalizePath, notFound, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
@@ -68,13 +69,25 @@ export function nodeFsStorage(dir: string): Storage {
     },
     async writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean> {
       const p = normalizePath(path);
+      const target = abs(p);
+      const tmp = `${target}.lakelet-tmp-${Math.random().toString(36).slice(2)}`;
       try {
-        await mkdir(dirname(abs(p)), { recursive: true });
-        await writeFile(abs(p), bytes, { flag: 'wx' });
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(tmp, bytes, { flag: 'wx' });
+        try {
+          await link(tmp, target);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw err;
+          // No hard links on this file system: fall back to an exclusive create (atomic, but not all-or-nothing).
+          await writeFile(target, bytes, { flag: 'wx' });
+        }
         return true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
         return fail(err, p, 'create');
+      } finally {
+        await rm(tmp, { force: true }).catch(() => undefined);
       }
     },
     async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {

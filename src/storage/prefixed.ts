@@ -12,10 +12,11 @@ export function prefixedStorage(inner: Storage, prefix: string): Storage {
     label: `${inner.label}/${root}`,
     readOnly: inner.readOnly,
     head: async (path: string) => strip(await inner.head(full(path))),
-    read: (path: string, range?: ByteRange) => inner.read(full(path), range),
-    write: (path: string, bytes: Uint8Array) => inner.write(full(path), bytes),
-    writeIfAbsent: (path: string, bytes: Uint8Array) => inner.writeIfAbsent(full(path), bytes),
+    // Every method is async so a bad path rejects the promise instead of throwing synchronously.
+    read: async (path: string, range?: ByteRange) => inner.read(full(path), range),
+    write: async (path: string, bytes: Uint8Array) => inner.write(full(path), bytes),
+    writeIfAbsent: async (path: string, bytes: Uint8Array) => inner.writeIfAbsent(full(path), bytes),
     list: async (path: string, options?: ListOptions) => (await inner.list(full(path), options)).map(strip),
-    delete: (path: string) => inner.delete(full(path)),
+    delete: async (path: string) => inner.delete(full(path)),
   };
 }

@@ -47,7 +47,7 @@ describe('log files', () => {
     const log = await findFile(storage, (p) => /\/\.[^/]+\.log\.\d+_/.test(p));
     const original = await storage.read(log);
     const damaged = original.slice();
-    damaged[damaged.length - 1] ^= 0xff; // the trailing total-size field
+    damaged[damaged.length - 1] = (damaged[damaged.length - 1] ?? 0) ^ 0xff; // the trailing total-size field
     const both = new Uint8Array(original.length * 2);
     both.set(damaged, 0);
     both.set(original, original.length);
