@@ -110,7 +110,14 @@ export function nodeFsStorage(dir: string): Storage {
             if (options.recursive) await walk(path);
             else out.push({ path, size: 0, kind: 'directory' });
           } else if (e.isFile()) {
-            const s = await stat(abs(path));
+            let s;
+            try {
+              s = await stat(abs(path));
+            } catch (err) {
+              if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed while listing
+              fail(err, path, 'stat');
+              continue;
+            }
             out.push({ path, size: s.size, kind: 'file', lastModified: s.mtimeMs });
           }
         }
