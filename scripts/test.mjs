@@ -2,13 +2,24 @@
 // "N passed, N failed" that CI reads. Extra arguments go to vitest (e.g. `npm test -- --project node`).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 mkdirSync('reports', { recursive: true });
-// Type-check library, tests and demo first; it counts as one test in the closing line.
-const typecheck = spawnSync('npx', ['tsc', '-p', 'tsconfig.check.json'], { stdio: 'inherit' });
-const typecheckFailed = typecheck.status === 0 ? 0 : 1;
-if (typecheckFailed) console.error('typecheck failed (npx tsc -p tsconfig.check.json)');
-const report = 'reports/vitest.json';
+// Type-check library, tests and demo, then build dist/ (the CLI tests run bin/lakelet.js on it);
+// each counts as one test in the closing line.
+const checks = [
+  ['typecheck', ['npx', 'tsc', '-p', 'tsconfig.check.json']],
+  ['build', ['node', 'scripts/build.mjs']],
+];
+let checksFailed = 0;
+for (const [name, [cmd, ...cmdArgs]] of checks) {
+  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
+  if (r.status !== 0) {
+    checksFailed++;
+    console.error(`${name} failed (${[cmd, ...cmdArgs].join(' ')})`);
+  }
+}
+const report = resolve('reports/vitest.json'); // absolute: vitest resolves it against its own root (web/)
 if (existsSync(report)) rmSync(report);
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
 const run = spawnSync('npx', args, { stdio: 'inherit' });
@@ -22,7 +33,7 @@ if (existsSync(report)) {
   failed = 1;
 }
 if (run.status !== 0 && failed === 0) failed = 1;
-passed += 1 - typecheckFailed;
-failed += typecheckFailed;
+passed += checks.length - checksFailed;
+failed += checksFailed;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && run.status === 0 ? 0 : 1);
