@@ -26,6 +26,9 @@ export async function runQuery(table: Table, q: ExpectedQuery): Promise<Record<s
 
 /** Define one describe block per fixture with one test per expected query. */
 export function defineGoldenSuite(source: FixtureSource): void {
+  test('the fixture expectations are present', () => {
+    expect(source.expected.length).toBeGreaterThanOrEqual(14);
+  });
   for (const file of source.expected) {
     describe(file.fixture, () => {
       let table: Table;
