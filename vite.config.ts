@@ -8,6 +8,9 @@ import { resolve } from 'node:path';
 const root = import.meta.dirname;
 const fixturesDir = resolve(process.env.LAKELET_FIXTURES ?? `${root}/../shared/fixtures/hudi-rs`);
 const expectedFiles = existsSync(`${fixturesDir}/expected`) ? readdirSync(`${fixturesDir}/expected`).filter((f) => f.endsWith('.json')).sort() : [];
+// Pre-bundled for the dev server and the browser tests (a cold cache otherwise reloads a test).
+const OPTIMIZED_DEPS = ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'fflate', 'hyparquet-writer/src/bytewriter.js',
+  'hyparquet-writer/src/column.js', 'hyparquet-writer/src/indexes.js', 'hyparquet-writer/src/metadata.js', 'hyparquet-writer/src/snappy.js'];
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
@@ -17,7 +20,7 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },
-  optimizeDeps: { include: ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'fflate'] },
+  optimizeDeps: { include: OPTIMIZED_DEPS },
   build: { target: 'es2022', outDir: `${root}/web/dist`, emptyOutDir: true },
   test: {
     projects: [
@@ -36,7 +39,7 @@ export default defineConfig({
       {
         root,
         server: { fs: { allow: [root, fixturesDir] } },
-        optimizeDeps: { include: ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'fflate'] },
+        optimizeDeps: { include: OPTIMIZED_DEPS },
         test: {
           name: 'browser',
           root,

@@ -242,6 +242,9 @@ function twoDigitYear(yy: number): number {
   return year;
 }
 
+const isNumeric = (t: Token): boolean =>
+  t.kind === 'field' && (NUMERIC.has(t.letter) || (t.letter === 'M' && t.count < 3));
+
 function parseTokens(tokens: Token[], text: string): Fields | undefined {
   const f: Fields = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, millis: 0, pm: undefined, hour12: false, offsetMs: undefined, zone: undefined };
   let pos = 0;
@@ -252,9 +255,9 @@ function parseTokens(tokens: Token[], text: string): Fields | undefined {
       pos += t.text.length;
       continue;
     }
-    if (NUMERIC.has(t.letter) && !(t.letter === 'M' && t.count >= 3)) {
+    if (isNumeric(t)) {
       const next = tokens[i + 1];
-      const adjacent = next?.kind === 'field' && (NUMERIC.has(next.letter) || (next.letter === 'M' && next.count < 3));
+      const adjacent = next !== undefined && isNumeric(next);
       const isYear = t.letter === 'y' || t.letter === 'Y' || t.letter === 'u';
       let sign = 1;
       if (isYear && t.count !== 2 && (text[pos] === '-' || text[pos] === '+')) {
@@ -271,6 +274,7 @@ function parseTokens(tokens: Token[], text: string): Fields | undefined {
       const n = Number(digits) * sign;
       switch (t.letter) {
         case 'y': case 'Y': case 'u': f.year = t.count === 2 ? twoDigitYear(n) : n; break;
+        case 'M': f.month = n; break;
         case 'd': f.day = n; break;
         case 'D': if (n < 1 || n > 366) return undefined; f.day = n; break;
         case 'H': f.hour = n; break;
@@ -285,17 +289,10 @@ function parseTokens(tokens: Token[], text: string): Fields | undefined {
     }
     switch (t.letter) {
       case 'M': {
-        if (t.count < 3) {
-          const m = /^\d{1,2}/.exec(text.slice(pos));
-          if (m === null) return undefined;
-          f.month = Number(m[0]);
-          pos += m[0].length;
-        } else {
-          const hit = matchName(text, pos, MONTHS);
-          if (hit === undefined) return undefined;
-          f.month = hit.index + 1;
-          pos += hit.length;
-        }
+        const hit = matchName(text, pos, MONTHS);
+        if (hit === undefined) return undefined;
+        f.month = hit.index + 1;
+        pos += hit.length;
         break;
       }
       case 'E': {

@@ -14,9 +14,9 @@ export function zipEntries(zipPath: string): Record<string, Uint8Array> {
   return files;
 }
 
-/** The one entry of a fixture zip whose name ends with `/suffix`; throws when there is none or several. */
+/** The one entry of a fixture zip whose name is `suffix` or ends with `/suffix`; throws when there is none or several. */
 export function zipEntry(zipPath: string, suffix: string): Uint8Array {
-  const hits = Object.entries(zipEntries(zipPath)).filter(([name]) => name.endsWith(`/${suffix}`));
+  const hits = Object.entries(zipEntries(zipPath)).filter(([name]) => name === suffix || name.endsWith(`/${suffix}`));
   if (hits.length !== 1) throw new Error(`${zipPath}: ${hits.length} entries end with /${suffix}`);
   return (hits[0] as [string, Uint8Array])[1];
 }

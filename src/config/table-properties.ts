@@ -1,0 +1,180 @@
+// Creating a v6 table's `.hoodie/hoodie.properties` (and each partition's `.hoodie_partition_metadata`) as
+// Java Hudi 0.14/0.15 writes them: Java-properties text, comment header, checksum (hudi-format.md §2, §12).
+import { LakeletError } from '../errors.js';
+import { tableChecksum } from './checksum.js';
+import { formatProperties } from './properties.js';
+import type { RecordMergeMode, TableType } from './table-config.js';
+
+/** Payload class of tables merged by the greatest ordering value (event time). */
+export const DEFAULT_PAYLOAD_CLASS = 'org.apache.hudi.common.model.DefaultHoodieRecordPayload';
+/** Payload class of tables where the latest write wins (commit time). */
+export const OVERWRITE_WITH_LATEST_PAYLOAD_CLASS = 'org.apache.hudi.common.model.OverwriteWithLatestAvroPayload';
+/** `hoodie.compaction.record.merger.strategy` of v6 tables (Hudi's default merger strategy id). */
+export const DEFAULT_MERGER_STRATEGY = 'eeb8d96f-b1e4-49fd-bbf8-28ac514178e5';
+
+/** Options of {@link createTableProperties}. */
+export interface CreateTablePropertiesOptions {
+  /** `hoodie.table.name`. */
+  name: string;
+  /** `hoodie.database.name`; omitted when undefined (the checksum then covers `.<name>`). Spark uses `default`. */
+  databaseName?: string;
+  tableType: TableType;
+  /** Record key fields (at least one). */
+  recordKeyFields: readonly string[];
+  /** The ordering (precombine) field: none or one — v6 has a single `hoodie.table.precombine.field`. */
+  orderingFields: readonly string[];
+  /** Partition fields; empty for a non-partitioned table. */
+  partitionFields: readonly string[];
+  /** `hoodie.table.keygenerator.class`, e.g. `org.apache.hudi.keygen.SimpleKeyGenerator`. */
+  keyGeneratorClass: string;
+  hiveStylePartitioning: boolean;
+  urlEncodePartitioning: boolean;
+  /** False → no `_hoodie_*` columns. */
+  populateMetaFields: boolean;
+  /** The table's Avro record schema without the meta fields (JSON text or object). */
+  createSchema: string | object;
+  /** Overrides the payload class chosen from the merge mode. */
+  payloadClass?: string;
+  /**
+   * Default `EVENT_TIME_ORDERING` when there is an ordering field, else `COMMIT_TIME_ORDERING`.
+   * `EVENT_TIME_ORDERING` → `DefaultHoodieRecordPayload` (the record with the greatest ordering value wins,
+   * also against stored records — lakelet's merge rule; Hudi 1.x upgrades it to event-time ordering);
+   * `COMMIT_TIME_ORDERING` → `OverwriteWithLatestAvroPayload` (the latest write wins; upgraded to commit-time
+   * ordering). `CUSTOM` needs `payloadClass`. When the mode differs from what a reader derives from the
+   * ordering field alone, `hoodie.record.merge.mode` is written as well.
+   */
+  recordMergeMode?: RecordMergeMode;
+  /** `hoodie.table.timeline.timezone`; lakelet generates instant times in UTC only. */
+  timelineTimezone?: 'UTC';
+  /** More properties, written after (or replacing) the generated ones; identity keys cannot be replaced. */
+  extra?: Readonly<Record<string, string>>;
+  /** Time in the two comment lines (default now). */
+  savedAt?: Date;
+}
+
+/** Keys `extra` must not override: they define the table's identity and format version. */
+const PROTECTED_KEYS = new Set([
+  'hoodie.table.name', 'hoodie.database.name', 'hoodie.table.type', 'hoodie.table.version', 'hoodie.timeline.layout.version',
+  'hoodie.table.checksum', 'hoodie.table.metadata.partitions', 'hoodie.table.metadata.partitions.inflight',
+]);
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** Java `Date.toString()` in a UTC JVM: `Thu Apr 18 22:35:50 UTC 2024`. */
+function javaDateString(d: Date): string {
+  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
+}
+
+/** Java `Instant.toString()` at millisecond precision: `2024-04-18T22:35:50.847Z` (`.000` dropped). */
+function javaInstantString(d: Date): string {
+  return d.toISOString().replace('.000Z', 'Z');
+}
+
+function invalid(message: string, field: string, value?: unknown): LakeletError {
+  return new LakeletError('INVALID_ARGUMENT', `table properties: ${message}`, { field, value });
+}
+
+function checkFields(fields: readonly string[], field: string, schemaFields: ReadonlySet<string>): string {
+  for (const f of fields) {
+    if (f.trim() === '' || f.includes(',') || f !== f.trim()) throw invalid(`bad field name ${JSON.stringify(f)} in ${field}`, field, f);
+    // Nested fields (`a.b`) are checked by their top-level name; custom key generators add `:TYPE`.
+    const top = f.split(':')[0]?.split('.')[0] ?? f;
+    if (!schemaFields.has(top)) throw invalid(`${field} names ${JSON.stringify(f)}, which is not a field of the create schema`, field, f);
+  }
+  return fields.join(',');
+}
+
+/** The create schema as text, checked to be a record without `_hoodie_*` fields; returns its field names. */
+function schemaOf(createSchema: string | object): { text: string; fields: Set<string> } {
+  const text = typeof createSchema === 'string' ? createSchema : JSON.stringify(createSchema);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw invalid(`createSchema is not JSON (${(err as Error).message})`, 'createSchema');
+  }
+  const rec = parsed as { type?: unknown; fields?: unknown };
+  if (parsed === null || typeof parsed !== 'object' || rec.type !== 'record' || !Array.isArray(rec.fields)) {
+    throw invalid('createSchema is not an Avro record schema', 'createSchema');
+  }
+  const fields = new Set<string>();
+  for (const f of rec.fields as unknown[]) {
+    const name = (f as { name?: unknown } | null)?.name;
+    if (typeof name !== 'string') throw invalid('createSchema has a field without a name', 'createSchema');
+    if (name.startsWith('_hoodie_')) throw invalid(`createSchema must not contain the meta field ${name}`, 'createSchema', name);
+    fields.add(name);
+  }
+  return { text, fields };
+}
+
+/**
+ * The text of a new v6 table's `hoodie.properties` (table version 6, timeline layout 1, parquet base files,
+ * archived timeline in `archived`, metadata table off — no `hoodie.table.metadata.partitions`), with Java's
+ * two comment lines, `:`/`=` escaped, and `hoodie.table.checksum` = crc32(`<db>.<name>`). It parses back
+ * through `parseTableConfig` to the same settings. Bad options → `INVALID_ARGUMENT`.
+ */
+export function createTableProperties(options: CreateTablePropertiesOptions): string {
+  const o = options;
+  if (o.name.trim() === '' || o.name !== o.name.trim()) throw invalid(`bad table name ${JSON.stringify(o.name)}`, 'name', o.name);
+  if (o.databaseName !== undefined && (o.databaseName.trim() === '' || o.databaseName !== o.databaseName.trim())) {
+    throw invalid(`bad database name ${JSON.stringify(o.databaseName)}`, 'databaseName', o.databaseName);
+  }
+  if (o.tableType !== 'COPY_ON_WRITE' && o.tableType !== 'MERGE_ON_READ') throw invalid(`unknown table type ${JSON.stringify(o.tableType)}`, 'tableType', o.tableType);
+  if (o.recordKeyFields.length === 0) throw invalid('at least one record key field is needed', 'recordKeyFields');
+  if (o.orderingFields.length > 1) throw invalid('a v6 table has at most one ordering (precombine) field', 'orderingFields', o.orderingFields);
+  if (o.keyGeneratorClass.trim() === '') throw invalid('keyGeneratorClass is empty', 'keyGeneratorClass');
+  const tz = o.timelineTimezone ?? 'UTC';
+  if (tz !== 'UTC') throw invalid(`timeline timezone ${JSON.stringify(tz)} is not supported (UTC only)`, 'timelineTimezone', tz);
+  const schema = schemaOf(o.createSchema);
+  const recordKeys = checkFields(o.recordKeyFields, 'recordKeyFields', schema.fields);
+  const ordering = checkFields(o.orderingFields, 'orderingFields', schema.fields);
+  const partitions = checkFields(o.partitionFields, 'partitionFields', schema.fields);
+
+  const derivedMode: RecordMergeMode = ordering === '' ? 'COMMIT_TIME_ORDERING' : 'EVENT_TIME_ORDERING';
+  const mode = o.recordMergeMode ?? derivedMode;
+  if (mode === 'EVENT_TIME_ORDERING' && ordering === '') throw invalid('EVENT_TIME_ORDERING needs an ordering field', 'recordMergeMode', mode);
+  if (mode === 'CUSTOM' && o.payloadClass === undefined) throw invalid('CUSTOM merge mode needs a payloadClass', 'payloadClass');
+  const payload = o.payloadClass ?? (mode === 'EVENT_TIME_ORDERING' ? DEFAULT_PAYLOAD_CLASS : OVERWRITE_WITH_LATEST_PAYLOAD_CLASS);
+
+  const props = new Map<string, string>();
+  if (ordering !== '') props.set('hoodie.table.precombine.field', ordering);
+  props.set('hoodie.datasource.write.drop.partition.columns', 'false');
+  if (partitions !== '') props.set('hoodie.table.partition.fields', partitions);
+  props.set('hoodie.table.type', o.tableType);
+  props.set('hoodie.archivelog.folder', 'archived');
+  props.set('hoodie.populate.meta.fields', String(o.populateMetaFields));
+  props.set('hoodie.timeline.layout.version', '1');
+  props.set('hoodie.table.version', '6');
+  props.set('hoodie.table.recordkey.fields', recordKeys);
+  if (o.databaseName !== undefined) props.set('hoodie.database.name', o.databaseName);
+  props.set('hoodie.datasource.write.partitionpath.urlencode', String(o.urlEncodePartitioning));
+  props.set('hoodie.table.name', o.name);
+  props.set('hoodie.table.keygenerator.class', o.keyGeneratorClass);
+  props.set('hoodie.datasource.write.hive_style_partitioning', String(o.hiveStylePartitioning));
+  props.set('hoodie.table.base.file.format', 'PARQUET');
+  props.set('hoodie.compaction.payload.class', payload);
+  props.set('hoodie.compaction.record.merger.strategy', DEFAULT_MERGER_STRATEGY);
+  if (mode !== derivedMode) props.set('hoodie.record.merge.mode', mode);
+  props.set('hoodie.table.timeline.timezone', tz);
+  props.set('hoodie.table.create.schema', schema.text);
+  props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
+  for (const [k, v] of Object.entries(o.extra ?? {})) {
+    if (PROTECTED_KEYS.has(k)) throw invalid(`extra cannot set ${k}`, 'extra', k);
+    props.set(k, v);
+  }
+  const savedAt = o.savedAt ?? new Date();
+  return formatProperties(props, [`Properties saved on ${javaInstantString(savedAt)}`, javaDateString(savedAt)]);
+}
+
+/**
+ * The text of a partition's `.hoodie_partition_metadata`: `#partition metadata`, a Java date comment,
+ * `commitTime=<instant of the first write>` and `partitionDepth=<number of path segments>` (0 for the
+ * table root of a non-partitioned table).
+ */
+export function partitionMetadataText(commitTime: string, partitionDepth: number, now: Date = new Date()): string {
+  if (!/^\d{14}(\d{3})?$/.test(commitTime)) throw invalid(`commit time ${JSON.stringify(commitTime)} is not an instant time`, 'commitTime', commitTime);
+  if (!Number.isSafeInteger(partitionDepth) || partitionDepth < 0) throw invalid(`bad partition depth ${partitionDepth}`, 'partitionDepth', partitionDepth);
+  return formatProperties([['commitTime', commitTime], ['partitionDepth', String(partitionDepth)]], ['partition metadata', javaDateString(now)]);
+}

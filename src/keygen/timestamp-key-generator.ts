@@ -1,0 +1,187 @@
+// Hudi's TimestampBasedKeyGenerator partition value: a timestamp field (epoch number, Date or date string) turned
+// into a formatted date path such as `2024/01/15/10`, configured by the `hoodie.keygen.timebased.*` properties.
+import { LakeletError } from '../errors.js';
+import { UTC_ZONE, compileDatePattern, fixedOffsetZone, parseTimeZone, type DatePattern, type TimeZone } from './date-time-format.js';
+
+/** How the partition field's value is read (`hoodie.keygen.timebased.timestamp.type`). */
+export type TimestampType = 'UNIX_TIMESTAMP' | 'DATE_STRING' | 'MIXED' | 'EPOCHMILLISECONDS' | 'EPOCHMICROSECONDS' | 'SCALAR';
+/** Java `TimeUnit` names accepted by `hoodie.keygen.timebased.timestamp.scalar.time.unit`. */
+export type ScalarTimeUnit = 'NANOSECONDS' | 'MICROSECONDS' | 'MILLISECONDS' | 'SECONDS' | 'MINUTES' | 'HOURS' | 'DAYS';
+
+/** Options of the timestamp key generator, one per `hoodie.keygen.timebased.*` property. */
+export interface TimestampKeyGenOptions {
+  /** `timestamp.type`: epoch seconds (UNIX_TIMESTAMP), milliseconds, microseconds, a SCALAR in `scalarTimeUnit`, or a date string. */
+  timestampType: TimestampType;
+  /** `timestamp.scalar.time.unit` for SCALAR; default `SECONDS`. */
+  scalarTimeUnit?: ScalarTimeUnit;
+  /** `input.dateformat` for DATE_STRING/MIXED: one or more Joda patterns separated by `inputDateFormatListDelimiterRegex`. */
+  inputDateFormat?: string;
+  /** `input.dateformat.list.delimiter.regex`; default `,`. */
+  inputDateFormatListDelimiterRegex?: string;
+  /** `output.dateformat`: the Joda pattern of the partition path; default `yyyy-MM-dd` (Hudi has no default). */
+  outputDateFormat?: string;
+  /** `timezone`: input and output zone at once (overrides the two below when set). */
+  timezone?: string;
+  /** `input.timezone`: zone of date strings without an offset. Unset: the offset in the text, else UTC. */
+  inputTimezone?: string;
+  /** `output.timezone`: zone of the partition path. Unset: the input string's zone, UTC for numbers. */
+  outputTimezone?: string;
+}
+
+/** The `hoodie.keygen.timebased.*` property prefix. */
+export const TIMESTAMP_KEYGEN_PREFIX = 'hoodie.keygen.timebased.';
+const TYPES: readonly TimestampType[] = ['UNIX_TIMESTAMP', 'DATE_STRING', 'MIXED', 'EPOCHMILLISECONDS', 'EPOCHMICROSECONDS', 'SCALAR'];
+const UNITS: Record<ScalarTimeUnit, { mul: bigint; div: bigint }> = {
+  NANOSECONDS: { mul: 1n, div: 1_000_000n },
+  MICROSECONDS: { mul: 1n, div: 1000n },
+  MILLISECONDS: { mul: 1n, div: 1n },
+  SECONDS: { mul: 1000n, div: 1n },
+  MINUTES: { mul: 60_000n, div: 1n },
+  HOURS: { mul: 3_600_000n, div: 1n },
+  DAYS: { mul: 86_400_000n, div: 1n },
+};
+const MAX_MS = 8.64e15;
+
+const PROPS: [keyof TimestampKeyGenOptions, string][] = [
+  ['timestampType', 'timestamp.type'],
+  ['scalarTimeUnit', 'timestamp.scalar.time.unit'],
+  ['inputDateFormat', 'input.dateformat'],
+  ['inputDateFormatListDelimiterRegex', 'input.dateformat.list.delimiter.regex'],
+  ['outputDateFormat', 'output.dateformat'],
+  ['timezone', 'timezone'],
+  ['inputTimezone', 'input.timezone'],
+  ['outputTimezone', 'output.timezone'],
+];
+
+/**
+ * Read timestamp key generator options from table properties (`hoodie.keygen.timebased.*`, or the deprecated
+ * `hoodie.deltastreamer.keygen.timebased.*`). Returns undefined when `timestamp.type` is absent; an unknown
+ * type or time unit → `INVALID_ARGUMENT`.
+ */
+export function timestampOptionsFromProperties(properties: ReadonlyMap<string, string> | Readonly<Record<string, string>>): TimestampKeyGenOptions | undefined {
+  const get = (suffix: string): string | undefined => {
+    for (const prefix of [TIMESTAMP_KEYGEN_PREFIX, 'hoodie.deltastreamer.keygen.timebased.']) {
+      const key = prefix + suffix;
+      const v = properties instanceof Map ? properties.get(key) : (properties as Record<string, string>)[key];
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  const type = get('timestamp.type');
+  if (type === undefined || type.trim() === '') return undefined;
+  const out: Record<string, string> = {};
+  for (const [option, suffix] of PROPS) {
+    const v = get(suffix);
+    if (v !== undefined && (v.trim() !== '' || option === 'inputDateFormatListDelimiterRegex')) out[option] = option === 'timestampType' || option === 'scalarTimeUnit' ? v.trim().toUpperCase() : v;
+  }
+  const options = out as unknown as TimestampKeyGenOptions;
+  validateOptions(options);
+  return options;
+}
+
+/** The `hoodie.keygen.timebased.*` properties that describe `options` (defaults written out explicitly). */
+export function timestampOptionsToProperties(options: TimestampKeyGenOptions): Record<string, string> {
+  validateOptions(options);
+  const resolved: TimestampKeyGenOptions = { ...options, outputDateFormat: options.outputDateFormat ?? 'yyyy-MM-dd' };
+  const out: Record<string, string> = {};
+  for (const [option, suffix] of PROPS) {
+    const v = resolved[option];
+    if (v !== undefined) out[TIMESTAMP_KEYGEN_PREFIX + suffix] = v;
+  }
+  return out;
+}
+
+function validateOptions(options: TimestampKeyGenOptions): void {
+  if (!TYPES.includes(options.timestampType)) {
+    throw new LakeletError('INVALID_ARGUMENT', `keygen: unknown timestamp type ${JSON.stringify(options.timestampType)} (expected one of ${TYPES.join(', ')})`, { field: 'timestamp.type', value: options.timestampType });
+  }
+  if (options.scalarTimeUnit !== undefined && !(options.scalarTimeUnit in UNITS)) {
+    throw new LakeletError('INVALID_ARGUMENT', `keygen: unknown scalar time unit ${JSON.stringify(options.scalarTimeUnit)}`, { field: 'timestamp.scalar.time.unit', value: options.scalarTimeUnit });
+  }
+}
+
+/** Turns one partition-field value into the formatted (not yet escaped) partition path. */
+export type TimestampPartitionFormatter = (value: unknown) => string;
+
+/**
+ * Compile Hudi's TimestampBasedKeyGenerator partition formatting (`TimestampBasedAvroKeyGenerator.getPartitionPath`):
+ * - numbers/bigints are epoch values in the type's unit (doubles truncated toward zero, as Java's `longValue`);
+ *   with DATE_STRING/MIXED they are an error, as in Hudi;
+ * - strings are parsed with the input format(s) (first that matches the whole text); with other types → error;
+ * - `Date` values are taken as the instant they denote, whatever the type (lakelet's value model already
+ *   turned timestamp/date columns into instants; Hudi would re-scale the raw epoch number);
+ * - null/undefined become Hudi's default: epoch value 1 (DATE_STRING: 1 ms formatted with the first input format).
+ * Output zone: `outputTimezone`/`timezone`; else a parsed string keeps its own zone; numbers and Dates use UTC
+ * (Hudi uses the JVM default zone there). Errors → `INVALID_ARGUMENT` with `value`.
+ */
+export function createTimestampPartitionFormatter(options: TimestampKeyGenOptions): TimestampPartitionFormatter {
+  validateOptions(options);
+  const type = options.timestampType;
+  const isString = type === 'DATE_STRING' || type === 'MIXED';
+  const unitName: ScalarTimeUnit | undefined =
+    type === 'UNIX_TIMESTAMP' ? 'SECONDS' : type === 'EPOCHMILLISECONDS' ? 'MILLISECONDS' : type === 'EPOCHMICROSECONDS' ? 'MICROSECONDS' : type === 'SCALAR' ? options.scalarTimeUnit ?? 'SECONDS' : undefined;
+  const unit = unitName === undefined ? undefined : UNITS[unitName];
+  const blank = (s: string | undefined): string | undefined => (s === undefined || s.trim() === '' ? undefined : s);
+  const zoneId = blank(options.timezone);
+  const inputZone: TimeZone | undefined = zoneId !== undefined ? parseTimeZone(zoneId) : blank(options.inputTimezone) !== undefined ? parseTimeZone(options.inputTimezone as string) : undefined;
+  const outputZone: TimeZone | undefined = zoneId !== undefined ? parseTimeZone(zoneId) : blank(options.outputTimezone) !== undefined ? parseTimeZone(options.outputTimezone as string) : undefined;
+  const output = compileDatePattern(options.outputDateFormat ?? 'yyyy-MM-dd');
+  if (output.pattern === '') throw new LakeletError('INVALID_ARGUMENT', 'keygen: output date format is empty', { field: 'output.dateformat', value: '' });
+  let inputs: DatePattern[] = [];
+  if (isString) {
+    const list = blank(options.inputDateFormat);
+    if (list === undefined) throw new LakeletError('INVALID_ARGUMENT', `keygen: timestamp type ${type} needs an input date format (hoodie.keygen.timebased.input.dateformat)`, { field: 'input.dateformat' });
+    let delimiter: RegExp;
+    try {
+      delimiter = new RegExp(options.inputDateFormatListDelimiterRegex ?? ',');
+    } catch (err) {
+      throw new LakeletError('INVALID_ARGUMENT', `keygen: invalid input date format delimiter ${JSON.stringify(options.inputDateFormatListDelimiterRegex)}`, { field: 'input.dateformat.list.delimiter.regex', value: options.inputDateFormatListDelimiterRegex }, { cause: err });
+    }
+    inputs = list.split(delimiter).map((s) => s.trim()).filter((s) => s !== '').map(compileDatePattern);
+  }
+
+  const bad = (message: string, value: unknown): LakeletError =>
+    new LakeletError('INVALID_ARGUMENT', `keygen: ${message}`, { value });
+
+  const fromEpoch = (n: bigint, value: unknown): number => {
+    if (unit === undefined) throw bad(`timestamp type ${type} expects a date string, got the number ${String(value)}`, value);
+    const ms = (n * unit.mul) / unit.div;
+    if (ms > BigInt(MAX_MS) || ms < -BigInt(MAX_MS)) throw bad(`timestamp ${String(value)} is out of range`, value);
+    return Number(ms);
+  };
+
+  const parseString = (text: string): { utcMs: number; zone: TimeZone } => {
+    if (!isString) throw bad(`timestamp type ${type} expects a number, got the string ${JSON.stringify(text)} (use DATE_STRING with an input date format)`, text);
+    for (const p of inputs) {
+      const parsed = p.parse(text, inputZone ?? UTC_ZONE);
+      if (parsed === undefined) continue;
+      const zone = inputZone ?? parsed.zone ?? (parsed.offsetMs !== undefined ? fixedOffsetZone(parsed.offsetMs) : UTC_ZONE);
+      return { utcMs: parsed.utcMs, zone };
+    }
+    throw bad(`${JSON.stringify(text)} does not match the input date format ${JSON.stringify(options.inputDateFormat)}`, text);
+  };
+
+  return (value: unknown): string => {
+    let utcMs: number;
+    let zone: TimeZone = UTC_ZONE;
+    let v = value;
+    if (v === null || v === undefined) {
+      // Hudi's getDefaultPartitionVal: epoch value 1, or 1 ms formatted with the first input format.
+      v = isString ? (inputs[0] as DatePattern).format(1, inputZone ?? outputZone ?? UTC_ZONE) : 1n;
+    }
+    if (typeof v === 'bigint') {
+      utcMs = fromEpoch(v, v);
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw bad(`timestamp ${String(v)} is not a finite number`, v);
+      utcMs = fromEpoch(BigInt(Math.trunc(v)), v);
+    } else if (v instanceof Date) {
+      utcMs = v.getTime();
+      if (Number.isNaN(utcMs)) throw bad('invalid Date', v);
+    } else if (typeof v === 'string') {
+      ({ utcMs, zone } = parseString(v));
+    } else {
+      throw bad(`a timestamp partition value must be a number, bigint, Date or string, got ${typeof v}`, v);
+    }
+    return output.format(utcMs, outputZone ?? zone);
+  };
+}
