@@ -1,6 +1,12 @@
 // lakelet's public API (browser, edge and Node): open Hudi tables in any Storage and query them.
 export { LakeletError, isLakeletError, type LakeletErrorCode, type LakeletErrorContext } from './errors.js';
-export { Table, openTable, type FileSliceOptions, type RowsOptions } from './table.js';
+export { Table, openTable, createTable, type FileSliceOptions, type RowsOptions } from './table.js';
+export type { CreateTableOptions } from './engine/create-table.js';
+export type { WriteResult, WriteOperation } from './engine/write-client.js';
+export type { WriteOptions, WriteProgress } from './engine/write-config.js';
+export type { WriteInput } from './engine/write-input.js';
+export type { RollbackResult } from './engine/rollback.js';
+export type { IndexType } from './index/record-index.js';
 export type { CommitMetadata, WriteStat } from './timeline/commit-metadata.js';
 export type { QueryOptions, IncrementalOptions, ReadOptions } from './engine/query.js';
 export type { ReadWarning } from './engine/file-slice-reader.js';

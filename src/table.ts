@@ -13,6 +13,12 @@ import type { Storage } from './storage/storage.js';
 import { WRITE_ACTIONS, type Instant } from './timeline/instant.js';
 import type { CommitMetadata } from './timeline/commit-metadata.js';
 import { LakeletError } from './errors.js';
+import { createTableFiles, type CreateTableOptions } from './engine/create-table.js';
+import type { TagMap } from './engine/index-lookup.js';
+import { rollbackFailedWrites, rollbackInstant, type RollbackResult } from './engine/rollback.js';
+import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
+import type { WriteOptions } from './engine/write-config.js';
+import type { WriteInput } from './engine/write-input.js';
 
 /** Options of {@link Table.fileSlices}. */
 export interface FileSliceOptions {
@@ -35,14 +41,19 @@ export type RowsOptions = QueryOptions & { from?: string | Date; to?: string | D
  */
 export class Table {
   private state: TableState;
+  /** Write options given at creation: defaults of every write through this object. */
+  private readonly writeDefaults: WriteOptions;
+  /** The IN_MEMORY index's key map, kept between writes. */
+  private readonly keyMap: { instant: string | undefined; map: TagMap } = { instant: undefined, map: new Map() };
 
-  private constructor(state: TableState) {
+  private constructor(state: TableState, writeDefaults: WriteOptions = {}) {
     this.state = state;
+    this.writeDefaults = writeDefaults;
   }
 
   /** Open the table whose root is the root of `storage`. */
-  static async open(storage: Storage): Promise<Table> {
-    return new Table(await TableState.load(storage));
+  static async open(storage: Storage, writeDefaults?: WriteOptions): Promise<Table> {
+    return new Table(await TableState.load(storage), writeDefaults);
   }
 
   /** The store the table lives in. */
@@ -122,6 +133,74 @@ export class Table {
     yield* executeRead(this.state, read, options.onWarning);
   }
 
+  /** Insert new records and update existing ones (by record key), keeping the greatest ordering value. */
+  upsert(rows: WriteInput, options?: WriteOptions): Promise<WriteResult> {
+    return this.write({ operation: 'UPSERT', input: rows, options });
+  }
+
+  /** Insert records without looking up existing keys (Hudi's non-deduplicating insert; small files are filled). */
+  insert(rows: WriteInput, options?: WriteOptions): Promise<WriteResult> {
+    return this.write({ operation: 'INSERT', input: rows, options });
+  }
+
+  /** Insert records into new file groups, sorted by partition and key, without looking up existing keys. */
+  bulkInsert(rows: WriteInput, options?: WriteOptions): Promise<WriteResult> {
+    return this.write({ operation: 'BULK_INSERT', input: rows, options });
+  }
+
+  /** Delete records: by record key strings (looked up in every partition) or by rows holding the key fields. */
+  delete(keysOrRows: readonly string[] | WriteInput, options?: WriteOptions): Promise<WriteResult> {
+    if (Array.isArray(keysOrRows) && keysOrRows.every((k) => typeof k === 'string')) {
+      return this.write({ operation: 'DELETE', keys: keysOrRows as readonly string[], options });
+    }
+    return this.write({ operation: 'DELETE', input: keysOrRows as WriteInput, options });
+  }
+
+  /** Replace the partitions the rows fall in (or `partitions`) with the rows (a replacecommit). */
+  insertOverwrite(rows: WriteInput, options: WriteOptions & { partitions?: readonly string[] } = {}): Promise<WriteResult> {
+    const { partitions, ...rest } = options;
+    return this.write({ operation: 'INSERT_OVERWRITE', input: rows, options: rest, ...(partitions ? { partitions } : {}) });
+  }
+
+  /** Replace the whole table with the rows (a replacecommit). */
+  insertOverwriteTable(rows: WriteInput, options?: WriteOptions): Promise<WriteResult> {
+    return this.write({ operation: 'INSERT_OVERWRITE_TABLE', input: rows, options });
+  }
+
+  /** Remove whole partitions (a replacecommit; files stay until cleaned). */
+  deletePartitions(paths: readonly string[], options?: WriteOptions): Promise<WriteResult> {
+    if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) throw new LakeletError('INVALID_ARGUMENT', 'deletePartitions: expected a list of partition paths', { value: paths });
+    return this.write({ operation: 'DELETE_PARTITION', partitions: paths, options });
+  }
+
+  /**
+   * Roll back a write: the latest completed commit by default, or the given instant if it is the latest
+   * completed write or a pending one. Older commits cannot be rolled back alone (use a savepoint restore).
+   */
+  async rollback(instant?: string | Instant): Promise<RollbackResult> {
+    await rollbackFailedWrites(this.state.storage);
+    const state = await TableState.load(this.state.storage);
+    const latest = state.timeline.latestWrite();
+    const time = instant === undefined ? latest?.requestedTime : typeof instant === 'string' ? instant : instant.requestedTime;
+    if (time === undefined) throw new LakeletError('NOT_FOUND', 'rollback: the table has no commit to roll back', {});
+    const target = state.timeline.get(time);
+    if (!target) throw new LakeletError('NOT_FOUND', `rollback: no instant ${JSON.stringify(time)} on the timeline`, { instant: time });
+    if (target.state === 'COMPLETED' && target.requestedTime !== latest?.requestedTime) {
+      throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first`, { instant: time });
+    }
+    const result = await rollbackInstant(state, target);
+    await this.refresh();
+    return result;
+  }
+
+  private async write(request: Omit<WriteRequest, 'defaults' | 'keyMap'>): Promise<WriteResult> {
+    try {
+      return await write(this.state.storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap });
+    } finally {
+      await this.refresh();
+    }
+  }
+
   private async collect(read: ResolvedRead, onWarning?: (w: ReadWarning) => void): Promise<ArrowTable> {
     const warnings: ReadWarning[] = [];
     const rows: Record<string, unknown>[] = [];
@@ -138,4 +217,14 @@ export class Table {
 /** Open the Hudi table at the root of `storage`. */
 export function openTable(storage: Storage): Promise<Table> {
   return Table.open(storage);
+}
+
+/**
+ * Create a Hudi table (table version 6) in an empty `storage` and open it. Write options in `options`
+ * (index, file sizing, codec, …) become the defaults of every write through the returned object.
+ */
+export async function createTable(storage: Storage, options: CreateTableOptions): Promise<Table> {
+  await createTableFiles(storage, options);
+  const { name: _n, databaseName: _d, type: _t, recordKey: _r, orderingField: _o, partitionBy: _p, hiveStylePartitioning: _h, urlEncodePartitioning: _u, keyGenerator: _k, schema: _s, recordMergeMode: _m, ...writeDefaults } = options;
+  return Table.open(storage, writeDefaults);
 }

@@ -31,8 +31,11 @@ export interface CreateTablePropertiesOptions {
   urlEncodePartitioning: boolean;
   /** False → no `_hoodie_*` columns. */
   populateMetaFields: boolean;
-  /** The table's Avro record schema without the meta fields (JSON text or object). */
-  createSchema: string | object;
+  /**
+   * The table's Avro record schema without the meta fields (JSON text or object). When absent (a table
+   * whose schema comes from its first write) field names are not checked and the key is left out.
+   */
+  createSchema?: string | object | undefined;
   /** Overrides the payload class chosen from the merge mode. */
   payloadClass?: string;
   /**
@@ -76,12 +79,12 @@ function invalid(message: string, field: string, value?: unknown): LakeletError 
   return new LakeletError('INVALID_ARGUMENT', `table properties: ${message}`, { field, value });
 }
 
-function checkFields(fields: readonly string[], field: string, schemaFields: ReadonlySet<string>): string {
+function checkFields(fields: readonly string[], field: string, schemaFields: ReadonlySet<string> | undefined): string {
   for (const f of fields) {
     if (f.trim() === '' || f.includes(',') || f !== f.trim()) throw invalid(`bad field name ${JSON.stringify(f)} in ${field}`, field, f);
     // Nested fields (`a.b`) are checked by their top-level name; custom key generators add `:TYPE`.
     const top = f.split(':')[0]?.split('.')[0] ?? f;
-    if (!schemaFields.has(top)) throw invalid(`${field} names ${JSON.stringify(f)}, which is not a field of the create schema`, field, f);
+    if (schemaFields && !schemaFields.has(top)) throw invalid(`${field} names ${JSON.stringify(f)}, which is not a field of the create schema`, field, f);
   }
   return fields.join(',');
 }
@@ -127,10 +130,10 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   if (o.keyGeneratorClass.trim() === '') throw invalid('keyGeneratorClass is empty', 'keyGeneratorClass');
   const tz = o.timelineTimezone ?? 'UTC';
   if (tz !== 'UTC') throw invalid(`timeline timezone ${JSON.stringify(tz)} is not supported (UTC only)`, 'timelineTimezone', tz);
-  const schema = schemaOf(o.createSchema);
-  const recordKeys = checkFields(o.recordKeyFields, 'recordKeyFields', schema.fields);
-  const ordering = checkFields(o.orderingFields, 'orderingFields', schema.fields);
-  const partitions = checkFields(o.partitionFields, 'partitionFields', schema.fields);
+  const schema = o.createSchema === undefined ? undefined : schemaOf(o.createSchema);
+  const recordKeys = checkFields(o.recordKeyFields, 'recordKeyFields', schema?.fields);
+  const ordering = checkFields(o.orderingFields, 'orderingFields', schema?.fields);
+  const partitions = checkFields(o.partitionFields, 'partitionFields', schema?.fields);
 
   const derivedMode: RecordMergeMode = ordering === '' ? 'COMMIT_TIME_ORDERING' : 'EVENT_TIME_ORDERING';
   const mode = o.recordMergeMode ?? derivedMode;
@@ -158,7 +161,7 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   props.set('hoodie.compaction.record.merger.strategy', DEFAULT_MERGER_STRATEGY);
   if (mode !== derivedMode) props.set('hoodie.record.merge.mode', mode);
   props.set('hoodie.table.timeline.timezone', tz);
-  props.set('hoodie.table.create.schema', schema.text);
+  if (schema) props.set('hoodie.table.create.schema', schema.text);
   props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
   for (const [k, v] of Object.entries(o.extra ?? {})) {
     if (PROTECTED_KEYS.has(k)) throw invalid(`extra cannot set ${k}`, 'extra', k);

@@ -90,11 +90,11 @@ export async function mergeBucket(input: MergeBucketInput): Promise<MergeBucketR
       for (const row of rows) {
         const key = String(row._hoodie_record_key);
         const incoming = input.updates.get(key);
-        if (incoming?.isDelete) {
+        if (incoming?.isDelete && (incoming.ordering.length === 0 || incomingWins(input, row, incoming))) {
           deleted++;
           continue;
         }
-        if (incoming && incomingWins(input, row, incoming)) {
+        if (incoming && !incoming.isDelete && incomingWins(input, row, incoming)) {
           out.push(fresh(incoming));
           updated++;
         } else {

@@ -3,8 +3,9 @@
 import {
   Binary, Bool, DateDay, Decimal, Field, Float32, Float64, Int32, Int64, List, Map_, Null, Schema, Struct, Table,
   TimeMicrosecond, TimeMillisecond, TimestampMicrosecond, TimestampMillisecond, Utf8, Vector,
-  vectorFromArray, type DataType,
+  vectorFromArray, DataType,
 } from 'apache-arrow';
+import { formatDecimal } from './values.js';
 import type { AvroRecordSchema, AvroSchema } from './avro/schema.js';
 import { nonNullType } from './schema.js';
 
@@ -86,4 +87,50 @@ export function rowsToArrow(rows: readonly Record<string, unknown>[], schema: Sc
   const columns: Record<string, Vector> = {};
   for (const f of schema.fields) columns[f.name] = vectorFromArray(rows.map((r) => prepare(f.type, r[f.name])), f.type) as Vector;
   return new Table(columns);
+}
+
+/** A converter from an Arrow value of `type` to lakelet's value model. */
+function fromArrow(type: DataType): (v: unknown) => unknown {
+  if (type instanceof Decimal) {
+    const scale = type.scale;
+    return (v) => (v === null || v === undefined ? null : formatDecimal(BigInt(String(v)), scale));
+  }
+  if (DataType.isDate(type) || DataType.isTimestamp(type)) {
+    return (v) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(Number(v)));
+  }
+  if (type instanceof Struct) {
+    const fields = type.children.map((f) => [f.name, fromArrow(f.type)] as const);
+    return (v) => {
+      if (v === null || v === undefined) return null;
+      const src = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [name, conv] of fields) out[name] = conv(src[name]);
+      return out;
+    };
+  }
+  if (type instanceof List) {
+    const item = fromArrow(type.children[0]!.type);
+    return (v) => (v === null || v === undefined ? null : Array.from(v as Iterable<unknown>, item));
+  }
+  if (type instanceof Map_) {
+    const value = fromArrow((type.children[0]!.type as Struct).children[1]!.type);
+    return (v) => {
+      if (v === null || v === undefined) return null;
+      const out: Record<string, unknown> = {};
+      const entries = v instanceof Map ? v.entries() : Object.entries((v as { toJSON(): Record<string, unknown> }).toJSON());
+      for (const [k, x] of entries) out[String(k)] = value(x);
+      return out;
+    };
+  }
+  return (v) => (v === undefined ? null : v);
+}
+
+/** Rows of an Arrow Table as plain objects in lakelet's value model (decimals → strings, dates → Date). */
+export function* arrowToRows(table: Table): Generator<Record<string, unknown>> {
+  const columns = table.schema.fields.map((f) => [f.name, table.getChild(f.name), fromArrow(f.type)] as const);
+  for (let i = 0; i < table.numRows; i++) {
+    const row: Record<string, unknown> = {};
+    for (const [name, vector, conv] of columns) row[name] = conv(vector?.get(i));
+    yield row;
+  }
 }

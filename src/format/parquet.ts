@@ -1,10 +1,11 @@
 // Parquet base files (and PARQUET_DATA log blocks) read through hyparquet: footer metadata and Hudi's
 // footer keys, row-group selection, projection, and values converted to lakelet's value model (values.ts).
-import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
-import type { AsyncBuffer, FileMetaData, SchemaElement, SchemaTree } from 'hyparquet';
+import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
+import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { corruptFile, LakeletError } from '../errors.js';
-import { dateFromDays, dateFromMicros, dateFromMillis, decimalFromBytes, formatDecimal } from './values.js';
+import { columnAssembler, type RawDecimalElement } from './parquet-values.js';
+import { dateFromDays, dateFromMicros, dateFromMillis } from './values.js';
 
 export type { AsyncBuffer, FileMetaData } from 'hyparquet';
 
@@ -65,43 +66,61 @@ export interface ReadParquetRowsOptions {
 }
 
 /**
- * Read rows of a parquet file as plain objects in lakelet's value model. Decoding failures → `CORRUPT_FILE`
- * naming `path`.
+ * Read rows of a parquet file as plain objects in lakelet's value model. Nested columns follow the parquet spec's
+ * rules (2- and 3-level lists, maps, structs; null lists and groups → null, empty lists → []). Decoding failures
+ * → `CORRUPT_FILE` naming `path`.
  */
 export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, path: string, options: ReadParquetRowsOptions = {}): Promise<Record<string, unknown>[]> {
   const columns = options.columns?.filter((c) => footer.columns.includes(c));
+  const total = footer.rowGroupRows.reduce((a, b) => a + b, 0);
+  const start = Math.max(0, options.rowStart ?? 0);
+  const end = Math.min(total, options.rowEnd ?? total);
+  if (end <= start) return [];
   const tree = parquetSchema(footer.metadata);
-  let rows: Record<string, unknown>[];
+  const selected = tree.children.filter((c) => !columns || columns.includes(c.element.name)).map((c) => ({ name: c.element.name, assembler: columnAssembler(c) }));
+  const count = end - start;
   try {
-    rows = await parquetReadObjects({
-      file,
-      metadata: footer.metadata,
-      columns,
-      rowStart: options.rowStart,
-      rowEnd: options.rowEnd,
-      compressors,
-      utf8: false,
-      parsers: PARSERS,
-    });
+    // hyparquet hands each leaf's data (levels decoded, per row) through onPage; assembling it here keeps
+    // what its own nested assembly loses (empty vs null lists, null groups, 2-level list elements).
+    const leafData = new Map<string, unknown[]>();
+    for (const { assembler } of selected) for (const leaf of assembler.leaves) leafData.set(leafKey(leaf), new Array(count));
+    if (selected.length > 0) {
+      await parquetRead({
+        file,
+        metadata: footer.metadata,
+        columns,
+        rowStart: start,
+        rowEnd: end,
+        compressors,
+        utf8: false,
+        parsers: PARSERS,
+        onPage: ({ pathInSchema, columnData, rowStart }) => {
+          const dense = leafData.get(leafKey(pathInSchema));
+          if (!dense) return;
+          const from = Math.max(start, rowStart);
+          const to = Math.min(end, rowStart + columnData.length);
+          for (let r = from; r < to; r++) dense[r - start] = columnData[r - rowStart];
+        },
+      });
+    }
+    const rows: Record<string, unknown>[] = new Array(count);
+    const columnLeaves = selected.map(({ assembler }) => assembler.leaves.map((l) => leafData.get(leafKey(l)) as unknown[]));
+    for (let r = 0; r < count; r++) {
+      const row: Record<string, unknown> = {};
+      for (let c = 0; c < selected.length; c++) {
+        const { name, assembler } = selected[c] as (typeof selected)[number];
+        row[name] = assembler.read((columnLeaves[c] as unknown[][]).map((d) => d[r]));
+      }
+      rows[r] = row;
+    }
+    return rows;
   } catch (err) {
     if (err instanceof LakeletError) throw err;
     throw corruptFile(`parquet: cannot decode data (${(err as Error).message})`, path, undefined, err);
   }
-  const converters: [string, (v: unknown) => unknown][] = [];
-  for (const child of tree.children) {
-    const conv = converterFor(child);
-    if (conv && (!columns || columns.includes(child.element.name))) converters.push([child.element.name, conv]);
-  }
-  if (converters.length > 0) {
-    for (const row of rows) for (const [name, conv] of converters) row[name] = conv(row[name]);
-  }
-  return rows;
 }
 
-/** Marker put on schema elements whose DECIMAL annotation was removed so hyparquet hands over raw values. */
-interface RawDecimalElement extends SchemaElement {
-  lakeletDecimalScale?: number;
-}
+const leafKey = (path: readonly string[]): string => JSON.stringify(path);
 
 /** Copy the metadata with DECIMAL annotations removed (and remembered), so decimals arrive unscaled and exact. */
 function withRawDecimals(metadata: FileMetaData): FileMetaData {
@@ -115,75 +134,6 @@ function withRawDecimals(metadata: FileMetaData): FileMetaData {
     return copy;
   });
   return { ...metadata, schema };
-}
-
-/** A value converter for a schema subtree, or undefined when hyparquet's values need no change. */
-function converterFor(node: SchemaTree): ((v: unknown) => unknown) | undefined {
-  const el = node.element as RawDecimalElement;
-  if (el.lakeletDecimalScale !== undefined) {
-    const scale = el.lakeletDecimalScale;
-    return (v) => {
-      if (v === null || v === undefined) return null;
-      if (v instanceof Uint8Array) return decimalFromBytes(v, scale);
-      if (typeof v === 'bigint') return formatDecimal(v, scale);
-      if (typeof v === 'number') return formatDecimal(BigInt(v), scale);
-      return v;
-    };
-  }
-  if (node.children.length === 0) return undefined;
-  const ct = el.converted_type;
-  const lt = el.logical_type?.type;
-  if (ct === 'LIST' || lt === 'LIST') {
-    const item = deepestSingleChild(node);
-    const conv = item && converterFor(item);
-    return (v) => {
-      const list = unwrapTwoLevelList(v);
-      return conv && Array.isArray(list) ? list.map(conv) : list;
-    };
-  }
-  if (ct === 'MAP' || ct === 'MAP_KEY_VALUE' || lt === 'MAP') {
-    const kv = node.children[0];
-    const valueNode = kv?.children[1];
-    const conv = valueNode && converterFor(valueNode);
-    return conv && ((v) => {
-      if (v === null || typeof v !== 'object') return v;
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = conv(x);
-      return out;
-    });
-  }
-  const fields: [string, (v: unknown) => unknown][] = [];
-  for (const c of node.children) {
-    const conv = converterFor(c);
-    if (conv) fields.push([c.element.name, conv]);
-  }
-  if (fields.length === 0) return undefined;
-  return (v) => {
-    if (v === null || typeof v !== 'object') return v;
-    const o = v as Record<string, unknown>;
-    for (const [k, conv] of fields) o[k] = conv(o[k]);
-    return o;
-  };
-}
-
-/**
- * parquet-avro's legacy 2-level lists (`repeated group array { … }`) come out of hyparquet as
- * `{ array: [...] }`; unwrap them to a plain array.
- */
-function unwrapTwoLevelList(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const keys = Object.keys(v);
-  if (keys.length !== 1) return v;
-  const inner = (v as Record<string, unknown>)[keys[0] as string];
-  return Array.isArray(inner) ? inner : v;
-}
-
-/** The element node of a 3-level (or 2-level) parquet list. */
-function deepestSingleChild(list: SchemaTree): SchemaTree | undefined {
-  const repeated = list.children[0];
-  if (!repeated) return undefined;
-  if (repeated.children.length === 1 && repeated.element.name !== 'array' && !repeated.element.name.endsWith('_tuple')) return repeated.children[0];
-  return repeated;
 }
 
 /** Min/max statistics of one top-level column in one row group, when the file has usable ones. */

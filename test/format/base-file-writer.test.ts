@@ -117,29 +117,6 @@ async function read(bytes: Uint8Array): Promise<{ footer: ParquetFooter; rows: R
   return { footer, rows: await readParquetRows(file, footer, 'test.parquet') };
 }
 
-/** hyparquet hands `undefined` for null groups; compare them as null. */
-function normalize(v: unknown): unknown {
-  if (v === undefined || v === null) return null;
-  if (Array.isArray(v)) return v.map(normalize);
-  if (v instanceof Uint8Array || v instanceof Date || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normalize(x)]));
-}
-
-/**
- * What our reader returns today for ROWS (reader gaps, each pinned by an `it.fails` test below): enum columns
- * come back as UTF-8 bytes (parquet.ts does not decode ENUM); an empty 2-level list of primitives as null; and a
- * 2-level list of one-field records (`repeated group array { v }`) as a list of the bare field values.
- */
-function asOurReaderSees(row: Record<string, unknown>): unknown {
-  const emptyPrimitiveList = (v: unknown): unknown => (Array.isArray(v) && v.length === 0 ? null : v);
-  const out: Record<string, unknown> = { ...row };
-  if (typeof row.color === 'string') out.color = new TextEncoder().encode(row.color);
-  if (Array.isArray(row.singles)) out.singles = (row.singles as { v: number }[]).map((s) => s.v);
-  out.tags = emptyPrimitiveList(row.tags);
-  if (Array.isArray(row.matrix)) out.matrix = (row.matrix as unknown[]).map(emptyPrimitiveList);
-  return normalize(out);
-}
-
 function expectLakeletError(fn: () => unknown, code: string, field?: string): void {
   try {
     fn();
@@ -157,20 +134,22 @@ describe('BaseFileWriter round trip through our reader', () => {
     const bytes = writeBaseFile(ROWS, { schema: ALL_TYPES, rowGroupRows: 1000 });
     const { footer, rows } = await read(bytes);
     expect(footer.columns).toEqual(ALL_TYPES.fields.map((f) => f.name));
-    expect(rows.map(normalize)).toEqual(ROWS.map(asOurReaderSees));
+    expect(rows).toStrictEqual(ROWS);
   });
 
-  it.fails('reads empty 2-level primitive lists back as [] (reader gap: hyparquet gives null)', async () => {
+  it('reads empty 2-level primitive lists back as [] (also inner ones), null lists as null', async () => {
     const { rows } = await read(writeBaseFile(ROWS, { schema: ALL_TYPES }));
     expect(rows[3]?.tags).toEqual([]);
+    expect(rows[1]?.matrix).toEqual([[]]);
+    expect(rows[2]?.tags).toBeNull();
   });
 
-  it.fails('reads 2-level lists of one-field records as records (reader gap: the spec\'s "array" name rule)', async () => {
+  it('reads 2-level lists of one-field records as records (the spec\'s "array" name rule)', async () => {
     const { rows } = await read(writeBaseFile(ROWS, { schema: ALL_TYPES }));
     expect(rows[0]?.singles).toEqual([{ v: 7 }, { v: 8 }]);
   });
 
-  it.fails('reads enum columns as strings (reader gap: parquet.ts leaves ENUM as bytes)', async () => {
+  it('reads enum columns as strings', async () => {
     const { rows } = await read(writeBaseFile(ROWS, { schema: ALL_TYPES }));
     expect(rows[0]?.color).toBe('GREEN');
   });
@@ -212,7 +191,7 @@ describe('BaseFileWriter round trip through our reader', () => {
     const bytes = writer.finish();
     const { footer, rows } = await read(bytes);
     expect(footer.rowGroupRows).toEqual([10, 10, 5]);
-    expect(rows.map(normalize)).toEqual(many.map(asOurReaderSees));
+    expect(rows).toStrictEqual(many);
     expect(footer.keyValues.hoodie_min_record_key).toBe('key-000');
     expect(footer.keyValues.hoodie_max_record_key).toBe('key-024');
     expect(() => writer.write([])).toThrow(/finish/);
@@ -233,7 +212,7 @@ describe('BaseFileWriter round trip through our reader', () => {
     for (const codec of ['SNAPPY', 'UNCOMPRESSED'] as const) {
       const { footer, rows } = await read(writeBaseFile(ROWS, { schema: ALL_TYPES, codec }));
       expect(footer.metadata.row_groups[0]?.columns[0]?.meta_data?.codec).toBe(codec);
-      expect(rows.map(normalize)).toEqual(ROWS.map(asOurReaderSees));
+      expect(rows).toStrictEqual(ROWS);
     }
     expectLakeletError(() => new BaseFileWriter({ schema: ALL_TYPES, codec: 'ZSTD' }), 'UNSUPPORTED', 'ZSTD');
     const zstd = writeBaseFile(ROWS, { schema: ALL_TYPES, codec: 'ZSTD', compressors: { ZSTD: (b) => b } });
@@ -346,7 +325,7 @@ describe('BaseFileWriter on a Spark-written fixture file', () => {
     const bytes = writeBaseFile(original.rows, { schema });
     const rewritten = await read(bytes);
     expect(rewritten.rows.length).toBe(4);
-    expect(rewritten.rows.map(normalize)).toEqual(original.rows.map(normalize));
+    expect(rewritten.rows).toStrictEqual(original.rows);
     for (const key of ['parquet.avro.schema', 'writer.model.name', 'hoodie_bloom_filter_type_code', BLOOM_FILTER_FOOTER_KEY, 'hoodie_min_record_key', 'hoodie_max_record_key']) {
       expect(rewritten.footer.keyValues[key], key).toBe(original.footer.keyValues[key]);
     }

@@ -1,0 +1,72 @@
+// Creating a table: a v6 (timeline layout 1) hoodie.properties with key, ordering and partition fields,
+// key generator, merge mode and (when given) the create schema, created atomically in an empty store.
+import type { RecordMergeMode, TableType } from '../config/table-config.js';
+import { createTableProperties } from '../config/table-properties.js';
+import { LakeletError } from '../errors.js';
+import { avroSchemaJson } from '../format/avro/schema.js';
+import { normalizeUserSchema } from '../format/schema-infer.js';
+import { keyGeneratorClassName, type KeyGeneratorKind } from '../keygen/key-generator.js';
+import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-key-generator.js';
+import type { Storage } from '../storage/storage.js';
+import { PROPERTIES_PATH } from './table-state.js';
+import type { WriteOptions } from './write-config.js';
+
+/** Options of `createTable`. Write options given here become the table's defaults for every write. */
+export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'> {
+  /** `hoodie.table.name`. */
+  name: string;
+  /** `hoodie.database.name` (default `default`, as Spark). */
+  databaseName?: string;
+  type: TableType;
+  /** Record key field(s). */
+  recordKey: string | readonly string[];
+  /** The ordering (precombine) field: between versions of a key, the greatest value wins. */
+  orderingField?: string;
+  /** Partition fields (default: non-partitioned). */
+  partitionBy?: readonly string[];
+  /** `field=value` partition folders (default true). */
+  hiveStylePartitioning?: boolean;
+  /** Escape partition values as Hive does (default false). */
+  urlEncodePartitioning?: boolean;
+  /** Key generator (default: NON_PARTITION without partitions, SIMPLE for one key field, else COMPLEX). */
+  keyGenerator?: KeyGeneratorKind | ({ type: 'TIMESTAMP' } & TimestampKeyGenOptions);
+  /** Table schema: an Arrow schema, or an Avro record schema (object or JSON). Inferred from the first write when absent. */
+  schema?: unknown;
+  /** Default: event-time ordering with an ordering field, commit-time ordering without. */
+  recordMergeMode?: RecordMergeMode;
+}
+
+/** Write a new table's hoodie.properties; `ALREADY_EXISTS` when the store already holds a table. */
+export async function createTableFiles(storage: Storage, options: CreateTableOptions): Promise<void> {
+  if (!options || typeof options.name !== 'string') throw new LakeletError('INVALID_ARGUMENT', 'createTable: options.name is required', { field: 'name' });
+  const recordKeyFields = typeof options.recordKey === 'string' ? [options.recordKey] : [...(options.recordKey ?? [])];
+  if (recordKeyFields.length === 0) throw new LakeletError('INVALID_ARGUMENT', 'createTable: recordKey is required', { field: 'recordKey' });
+  const partitionFields = [...(options.partitionBy ?? [])];
+  const kg = options.keyGenerator;
+  const kind: KeyGeneratorKind = typeof kg === 'object' ? kg.type : kg ?? (partitionFields.length === 0 ? 'NON_PARTITION' : recordKeyFields.length === 1 ? 'SIMPLE' : 'COMPLEX');
+  const extra: Record<string, string> = {};
+  if (kind === 'TIMESTAMP') {
+    if (typeof kg !== 'object') throw new LakeletError('INVALID_ARGUMENT', 'createTable: the TIMESTAMP key generator needs its options ({ type: "TIMESTAMP", timestampType, … })', { field: 'keyGenerator' });
+    const { type: _type, ...ts } = kg;
+    Object.assign(extra, timestampOptionsToProperties(ts));
+  }
+  const schema = options.schema === undefined || options.schema === null ? undefined : normalizeUserSchema(options.schema as object, `${options.name.replace(/[^A-Za-z0-9_]/g, '_')}_record`);
+  const text = createTableProperties({
+    name: options.name,
+    databaseName: options.databaseName ?? 'default',
+    tableType: options.type,
+    recordKeyFields,
+    orderingFields: options.orderingField ? [options.orderingField] : [],
+    partitionFields,
+    keyGeneratorClass: keyGeneratorClassName(kind),
+    hiveStylePartitioning: options.hiveStylePartitioning ?? true,
+    urlEncodePartitioning: options.urlEncodePartitioning ?? false,
+    populateMetaFields: true,
+    createSchema: schema ? avroSchemaJson(schema) : undefined,
+    ...(options.recordMergeMode ? { recordMergeMode: options.recordMergeMode } : {}),
+    extra,
+  });
+  if (!(await storage.writeIfAbsent(PROPERTIES_PATH, new TextEncoder().encode(text)))) {
+    throw new LakeletError('ALREADY_EXISTS', `createTable: ${storage.label} already holds a table (${PROPERTIES_PATH} exists)`, { path: PROPERTIES_PATH });
+  }
+}

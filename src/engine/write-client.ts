@@ -1,0 +1,312 @@
+// The write pipeline of copy-on-write tables (DESIGN.md §3): roll back failed writes, build and dedupe
+// records, tag them with the index, profile and bucket the workload, merge each bucket into a new base
+// file, and commit (replacecommit for overwrites). A failure after the commit started is rolled back.
+import { avroSchemaJson } from '../format/avro/schema.js';
+import { LakeletError } from '../errors.js';
+import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
+import { comparableKind, fieldType, withMetaFields } from '../format/schema.js';
+import { isGlobalIndex, lookupKey } from '../index/record-index.js';
+import { assignBuckets, type PartitionWorkload, type SmallFileCandidate } from '../plan/bucket-assignment.js';
+import type { Storage } from '../storage/storage.js';
+import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
+import type { Action } from '../timeline/instant.js';
+import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
+import { completeWrite, markerPath, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { mergeBucket, type MergeBucketResult } from './cow-merge.js';
+import type { HoodieRecord } from './hoodie-record.js';
+import { buildKeyMap, tagLocations, type TagMap } from './index-lookup.js';
+import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
+import { TableState } from './table-state.js';
+import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
+import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
+import { prepareSchema, ensurePartitionMetadata } from './write-schema.js';
+
+/** Hudi's write operation types. */
+export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
+
+/** What a write did. */
+export interface WriteResult {
+  /** The commit's instant time. */
+  instant: string;
+  operation: WriteOperation;
+  stats: { inserted: number; updated: number; deleted: number; filesWritten: number; bytesWritten: number; partitions: string[]; replacedFileGroups: number };
+}
+
+/** What one write call asks for. */
+export interface WriteRequest {
+  operation: WriteOperation;
+  input?: WriteInput;
+  /** DELETE: record keys (strings) instead of rows. */
+  keys?: readonly string[];
+  /** INSERT_OVERWRITE / DELETE_PARTITION: the partitions to replace. */
+  partitions?: readonly string[];
+  options?: WriteOptions;
+  /** Table-level defaults (from createTable). */
+  defaults?: WriteOptions;
+  /** In-memory index state kept by the table between writes. */
+  keyMap?: { instant: string | undefined; map: TagMap };
+  now?: Date;
+}
+
+const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRITE_TABLE', 'DELETE_PARTITION']);
+
+/** Run one write against the table in `storage`. */
+export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
+  const options = resolveWriteOptions(request.defaults, request.options);
+  await rollbackFailedWrites(storage, request.now);
+  const state = await TableState.load(storage);
+  const { config } = state;
+  if (config.tableType !== 'COPY_ON_WRITE') throw new LakeletError('UNSUPPORTED', `write: writes to ${config.tableType} tables are not supported yet (copy-on-write only)`, { value: config.tableType });
+  if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
+  const op = request.operation;
+  options.onProgress({ phase: 'prepare', done: 0, total: 0 });
+
+  // 1. Records (validated before anything is written: bad input leaves the table untouched).
+  const rows = request.input === undefined ? [] : await collectRows(request.input);
+  const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, op === 'DELETE' ? [] : rows, options);
+  const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
+  const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
+  let records: HoodieRecord[];
+  if (op === 'DELETE') {
+    records = request.keys
+      ? request.keys.map((k, index) => deleteByKey(k, index))
+      : rows.map((raw, index) => deleteByRow(raw, index, keyGenerator));
+  } else {
+    records = buildRecords(rows, { schema, keyGenerator, orderingFields });
+  }
+  const global = isGlobalIndex(options.index) || (op === 'DELETE' && request.keys !== undefined);
+  const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
+  if (dedupe) records = dedupeRecords(records, global, orderingKinds);
+  options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
+  if (schemaChanged) await schemaChanged();
+
+  // 2. Start the commit.
+  const isReplace = REPLACE_OPS.has(op);
+  const action: Action = isReplace ? 'replacecommit' : 'commit';
+  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now);
+  try {
+    return await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
+  } catch (err) {
+    // Undo what this write left behind; if that fails too, the next write rolls it back.
+    try {
+      const fresh = await TableState.load(storage);
+      const mine = fresh.timeline.get(inflight.instantTime);
+      if (mine && mine.state !== 'COMPLETED') await rollbackInstant(fresh, mine);
+    } catch {
+      /* the next writer finishes the rollback */
+    }
+    throw err;
+  }
+}
+
+function deleteByKey(key: string, index: number): HoodieRecord {
+  if (typeof key !== 'string' || key === '') throw new LakeletError('INVALID_ARGUMENT', `delete: key ${index} is empty or not a string`, { row: index, value: key });
+  return { recordKey: key, partitionPath: '', data: {}, ordering: [], isDelete: true, index };
+}
+
+function deleteByRow(raw: Record<string, unknown>, index: number, keyGenerator: { recordKey(r: Record<string, unknown>): string; partitionPath(r: Record<string, unknown>): string }): HoodieRecord {
+  try {
+    return { recordKey: keyGenerator.recordKey(raw), partitionPath: keyGenerator.partitionPath(raw), data: {}, ordering: [], isDelete: true, index };
+  } catch (err) {
+    if (err instanceof LakeletError) throw new LakeletError(err.code, `row ${index}: ${err.message}`, { ...err.context, row: index }, { cause: err });
+    throw err;
+  }
+}
+
+interface SchemaInfo {
+  schema: import('../format/avro/schema.js').AvroRecordSchema;
+  orderingFields: string[];
+  orderingKinds: { kind: import('../plan/filters.js').ComparableKind; scale: number }[];
+  global: boolean;
+}
+
+async function execute(state: TableState, inflight: InflightWrite, op: WriteOperation, records: HoodieRecord[], request: WriteRequest, options: ResolvedWriteOptions, info: SchemaInfo): Promise<WriteResult> {
+  const { storage, config } = state;
+  const view = await state.fileSystemView();
+  const slices = view.latestSlices();
+  const sliceOf = new Map<string, FileSlice>(slices.map((s) => [fileGroupKey(s.partitionPath, s.fileId), s]));
+
+  // 3. Tag: where do the incoming keys live now?
+  const updates = new Map<string, Map<string, HoodieRecord>>(); // group → key → record
+  const inserts: HoodieRecord[] = [];
+  let replaced = new Map<string, string[]>();
+  if (op === 'UPSERT' || op === 'DELETE') {
+    options.onProgress({ phase: 'index', done: 0, total: records.length });
+    let tags: TagMap;
+    if (options.index === 'IN_MEMORY') {
+      const latest = state.timeline.latestWrite()?.requestedTime;
+      if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(storage, slices) };
+      tags = request.keyMap.map;
+    } else {
+      tags = await tagLocations(storage, slices, records, info.global ? (op === 'DELETE' && request.keys ? 'GLOBAL_SIMPLE' : options.index) : options.index);
+    }
+    options.onProgress({ phase: 'index', done: records.length, total: records.length });
+    for (const r of records) {
+      const loc = tags.get(lookupKey(info.global, r.partitionPath, r.recordKey));
+      if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
+        addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
+      } else if (loc) {
+        // Global index, key moved partitions: delete it from its old group, insert it in the new partition.
+        addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
+        inserts.push(r);
+      } else if (!r.isDelete) {
+        inserts.push(r);
+      }
+    }
+  } else {
+    inserts.push(...records.filter((r) => !r.isDelete));
+    if (op === 'BULK_INSERT') inserts.sort((a, b) => (a.partitionPath < b.partitionPath ? -1 : a.partitionPath > b.partitionPath ? 1 : a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
+    if (REPLACE_OPS.has(op)) replaced = replacedGroups(op, slices, records, request.partitions);
+  }
+
+  // 4. Profile and bucket.
+  const workload = new Map<string, PartitionWorkload>();
+  const wl = (p: string) => workload.get(p) ?? (workload.set(p, { inserts: 0, updates: new Map() }).get(p) as PartitionWorkload);
+  for (const [group, byKey] of updates) {
+    const s = sliceOf.get(group) as FileSlice;
+    wl(s.partitionPath).updates.set(s.fileId, byKey.size);
+  }
+  for (const r of inserts) wl(r.partitionPath).inserts++;
+  const smallFiles = new Map<string, SmallFileCandidate[]>();
+  const useSmallFiles = op === 'UPSERT' || op === 'INSERT';
+  if (useSmallFiles) {
+    for (const s of slices) {
+      if (!s.baseFile) continue;
+      const list = smallFiles.get(s.partitionPath) ?? [];
+      list.push({ partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, sizeBytes: s.baseFile.size });
+      smallFiles.set(s.partitionPath, list);
+    }
+  }
+  const sizing = { ...options, recordSizeEstimate: await averageRecordSize(state, options.smallFileLimit, options.recordSizeEstimate) };
+  const plan = assignBuckets(workload, smallFiles, sizing, () => `${crypto.randomUUID()}-0`, useSmallFiles);
+  const routedInserts: HoodieRecord[][] = plan.buckets.map(() => []);
+  const cursor = new Map<string, number>();
+  for (const r of inserts) {
+    const routes = plan.insertRoutes.get(r.partitionPath) ?? [];
+    let at = cursor.get(r.partitionPath) ?? 0;
+    let placed = false;
+    for (const [bucket, count] of routes) {
+      if (at < count) {
+        (routedInserts[bucket] as HoodieRecord[]).push(r);
+        placed = true;
+        break;
+      }
+      at -= count;
+    }
+    if (!placed) throw new LakeletError('ABORTED', `write: no bucket for an insert into ${r.partitionPath}`, { instant: inflight.instantTime });
+    cursor.set(r.partitionPath, (cursor.get(r.partitionPath) ?? 0) + 1);
+  }
+  await markInflight(state, inflight, serializeWorkloadProfile({
+    operationType: op,
+    partitions: new Map([...workload].map(([p, w]) => [p, {
+      numInserts: w.inserts,
+      fileGroups: plan.buckets.filter((b) => b.partitionPath === p).map((b) => ({ fileId: b.fileId, prevCommit: sliceOf.get(fileGroupKey(p, b.fileId))?.baseInstantTime, numUpdateWrites: b.updates, numInserts: b.inserts })),
+    }])),
+  }));
+
+  // 5. Merge: one new base file per bucket.
+  const fullSchema = withMetaFields(info.schema);
+  const results: MergeBucketResult[] = [];
+  const partitionsWritten = new Set<string>();
+  for (const [taskId, bucket] of plan.buckets.entries()) {
+    options.onProgress({ phase: 'write', done: taskId, total: plan.buckets.length });
+    const key = fileGroupKey(bucket.partitionPath, bucket.fileId);
+    const base = bucket.kind === 'UPDATE' ? sliceOf.get(key)?.baseFile : undefined;
+    if (!partitionsWritten.has(bucket.partitionPath)) {
+      await ensurePartitionMetadata(storage, view.partitionPaths(), bucket.partitionPath, inflight.instantTime);
+      partitionsWritten.add(bucket.partitionPath);
+    }
+    results.push(await mergeBucket({
+      storage,
+      instantTime: inflight.instantTime,
+      taskId,
+      partitionPath: bucket.partitionPath,
+      fileId: bucket.fileId,
+      base,
+      updates: updates.get(key) ?? new Map(),
+      inserts: routedInserts[taskId] as HoodieRecord[],
+      schema: fullSchema,
+      mergeMode: config.recordMergeMode,
+      orderingFields: info.orderingFields,
+      orderingKinds: info.orderingKinds,
+      writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
+      beforeWrite: (path) => storage.write(markerPath(inflight.instantTime, path, base ? 'MERGE' : 'CREATE'), new Uint8Array(0)),
+    }));
+  }
+  options.onProgress({ phase: 'write', done: plan.buckets.length, total: plan.buckets.length });
+
+  // 6. Commit.
+  options.onProgress({ phase: 'commit', done: 0, total: 1 });
+  const partitionToWriteStats = new Map<string, WriteStatInput[]>();
+  for (const r of results) partitionToWriteStats.set(r.stat.partitionPath, [...(partitionToWriteStats.get(r.stat.partitionPath) ?? []), r.stat]);
+  if (op === 'DELETE_PARTITION') for (const p of replaced.keys()) if (!partitionToWriteStats.has(p)) partitionToWriteStats.set(p, []);
+  const metadata = serializeCommitMetadata({
+    partitionToWriteStats,
+    partitionToReplaceFileIds: REPLACE_OPS.has(op) ? replaced : undefined,
+    compacted: false,
+    extraMetadata: { schema: avroSchemaJson(info.schema) },
+    operationType: op,
+  });
+  const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
+  for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
+  await completeWrite(storage, state, inflight, metadata, touched);
+  options.onProgress({ phase: 'commit', done: 1, total: 1 });
+
+  if (request.keyMap && options.index === 'IN_MEMORY') {
+    for (const r of results) {
+      for (const [k, loc] of request.keyMap.map) if (loc.fileId === r.stat.fileId && loc.partitionPath === r.stat.partitionPath) request.keyMap.map.delete(k);
+      for (const k of r.keys) request.keyMap.map.set(k, { partitionPath: r.stat.partitionPath, fileId: r.stat.fileId, baseInstantTime: inflight.instantTime });
+    }
+    request.keyMap.instant = inflight.instantTime;
+  }
+  const sum = (f: (r: MergeBucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
+  return {
+    instant: inflight.instantTime,
+    operation: op,
+    stats: {
+      inserted: sum((r) => r.inserted),
+      updated: sum((r) => r.updated),
+      deleted: sum((r) => r.deleted),
+      filesWritten: results.length,
+      bytesWritten: sum((r) => r.stat.totalWriteBytes),
+      partitions: [...new Set(results.map((r) => r.stat.partitionPath))].sort(),
+      replacedFileGroups: [...replaced.values()].reduce((a, ids) => a + ids.length, 0),
+    },
+  };
+}
+
+function addUpdate(updates: Map<string, Map<string, HoodieRecord>>, group: string, r: HoodieRecord): void {
+  let byKey = updates.get(group);
+  if (!byKey) updates.set(group, (byKey = new Map()));
+  byKey.set(r.recordKey, r);
+}
+
+/** Live file groups an overwrite replaces, per partition. */
+function replacedGroups(op: WriteOperation, slices: readonly FileSlice[], records: readonly HoodieRecord[], partitions: readonly string[] | undefined): Map<string, string[]> {
+  const targets = op === 'INSERT_OVERWRITE_TABLE'
+    ? undefined
+    : new Set(partitions ?? records.map((r) => r.partitionPath));
+  const out = new Map<string, string[]>();
+  for (const p of targets ?? []) out.set(p, []);
+  for (const s of slices) {
+    if (targets && !targets.has(s.partitionPath)) continue;
+    out.set(s.partitionPath, [...(out.get(s.partitionPath) ?? []), s.fileId]);
+  }
+  return out;
+}
+
+/**
+ * Bytes per record from the latest commit that wrote more than the small-file limit (as Hudi estimates
+ * it; smaller commits are dominated by footers and bloom filters), else the configured estimate.
+ */
+async function averageRecordSize(state: TableState, smallFileLimit: number, fallback: number): Promise<number> {
+  const writes = state.timeline.completedWrites();
+  for (let i = writes.length - 1; i >= 0 && i >= writes.length - 10; i--) {
+    const md = await state.commitMetadata(writes[i]!);
+    let bytes = 0;
+    let records = 0;
+    for (const stats of Object.values(md.partitionToWriteStats)) for (const s of stats) { bytes += s.totalWriteBytes; records += s.numWrites; }
+    if (records > 0 && bytes > smallFileLimit) return Math.max(1, Math.ceil(bytes / records));
+  }
+  return fallback;
+}

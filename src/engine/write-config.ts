@@ -1,0 +1,74 @@
+// Write options: what each write can set (index, file sizing, dedupe, parquet settings, progress) and
+// Hudi's defaults for them.
+import { LakeletError } from '../errors.js';
+import type { BaseFileCodec } from '../format/base-file-writer.js';
+import { INDEX_TYPES, type IndexType } from '../index/record-index.js';
+import { DEFAULT_FILE_SIZING, type FileSizing } from '../plan/bucket-assignment.js';
+
+/** Progress of a long write. */
+export interface WriteProgress {
+  phase: 'prepare' | 'index' | 'write' | 'commit';
+  /** Units done in this phase (records for prepare/index, files for write). */
+  done: number;
+  total: number;
+}
+
+/** Options every write accepts (defaults in parentheses; table-level defaults come from `createTable`). */
+export interface WriteOptions extends Partial<FileSizing> {
+  /** Index used to find existing records (`BLOOM`). */
+  index?: IndexType;
+  /** Deduplicate the input by key before an upsert, keeping the greatest ordering value (true). */
+  combineBeforeUpsert?: boolean;
+  /** Deduplicate the input of `insert` (false: Hudi's non-deduplicating insert). */
+  combineBeforeInsert?: boolean;
+  /** Parquet compression of base files (`GZIP`). */
+  codec?: BaseFileCodec;
+  /** Rows per parquet row group (100 000). */
+  rowGroupRows?: number;
+  /** Bloom filter sizing (Hudi's 60000 entries / 1e-9 / 100000 bound, DYNAMIC_V0). */
+  bloomFilter?: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' };
+  /** A new table schema for this write (Arrow schema, Avro object or JSON); must be a compatible evolution. */
+  schema?: unknown;
+  /** Called as the write advances. */
+  onProgress?: (progress: WriteProgress) => void;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedWriteOptions extends FileSizing {
+  index: IndexType;
+  combineBeforeUpsert: boolean;
+  combineBeforeInsert: boolean;
+  codec: BaseFileCodec;
+  rowGroupRows: number;
+  bloomFilter: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' };
+  schema: unknown;
+  onProgress: (progress: WriteProgress) => void;
+}
+
+const positive = (name: string, v: number | undefined, fallback: number): number => {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new LakeletError('INVALID_ARGUMENT', `write: ${name} must be a positive number, got ${String(v)}`, { field: name, value: v });
+  return v;
+};
+
+/** Merge per-write options over table defaults and Hudi's, validating them. */
+export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): ResolvedWriteOptions {
+  const o: WriteOptions = Object.assign({}, ...layers.filter(Boolean));
+  const index = o.index ?? 'BLOOM';
+  if (!INDEX_TYPES.includes(index)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown index ${JSON.stringify(index)} (one of ${INDEX_TYPES.join(', ')})`, { field: 'index', value: index });
+  const codec = o.codec ?? 'GZIP';
+  if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(codec)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown codec ${JSON.stringify(codec)}`, { field: 'codec', value: codec });
+  return {
+    index,
+    smallFileLimit: o.smallFileLimit === 0 ? 0 : positive('smallFileLimit', o.smallFileLimit, DEFAULT_FILE_SIZING.smallFileLimit),
+    maxFileSize: positive('maxFileSize', o.maxFileSize, DEFAULT_FILE_SIZING.maxFileSize),
+    recordSizeEstimate: positive('recordSizeEstimate', o.recordSizeEstimate, DEFAULT_FILE_SIZING.recordSizeEstimate),
+    combineBeforeUpsert: o.combineBeforeUpsert ?? true,
+    combineBeforeInsert: o.combineBeforeInsert ?? false,
+    codec,
+    rowGroupRows: Math.floor(positive('rowGroupRows', o.rowGroupRows, 100_000)),
+    bloomFilter: o.bloomFilter ?? {},
+    schema: o.schema,
+    onProgress: o.onProgress ?? (() => undefined),
+  };
+}
