@@ -3,6 +3,7 @@
 // file, and commit (replacecommit for overwrites). A failure after the commit started is rolled back.
 import { avroSchemaJson } from '../format/avro/schema.js';
 import { LakeletError } from '../errors.js';
+import type { TableConfig } from '../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import { comparableKind, fieldType, withMetaFields } from '../format/schema.js';
 import { isGlobalIndex, lookupKey } from '../index/record-index.js';
@@ -14,7 +15,7 @@ import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.
 import { completeWrite, markerPath, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { mergeBucket, type MergeBucketResult } from './cow-merge.js';
 import type { HoodieRecord } from './hoodie-record.js';
-import { buildKeyMap, tagLocations, type TagMap } from './index-lookup.js';
+import { buildKeyMap, readBaseFileKeys, tagLocations, type TagMap } from './index-lookup.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
@@ -74,11 +75,13 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   } else {
     records = buildRecords(rows, { schema, keyGenerator, orderingFields });
   }
-  const global = isGlobalIndex(options.index) || (op === 'DELETE' && request.keys !== undefined);
+  const global = isGlobalIndex(options.index);
   const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
   if (dedupe) records = dedupeRecords(records, global, orderingKinds);
   options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
   if (schemaChanged) await schemaChanged();
+
+  for (const p of request.partitions ?? []) checkPartitionPath(config, p);
 
   // 2. Start the commit.
   const isReplace = REPLACE_OPS.has(op);
@@ -133,12 +136,22 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   if (op === 'UPSERT' || op === 'DELETE') {
     options.onProgress({ phase: 'index', done: 0, total: records.length });
     let tags: TagMap;
-    if (options.index === 'IN_MEMORY') {
+    if (op === 'DELETE' && request.keys) {
+      // Keys without partitions: delete the key wherever it lives (every partition holding it).
+      const wanted = new Set(records.map((r) => r.recordKey));
+      for (const slice of slices) {
+        for (const key of await readBaseFileKeys(storage, slice)) {
+          if (wanted.has(key)) addUpdate(updates, fileGroupKey(slice.partitionPath, slice.fileId), { recordKey: key, partitionPath: slice.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
+        }
+      }
+      tags = new Map();
+      records = [];
+    } else if (options.index === 'IN_MEMORY') {
       const latest = state.timeline.latestWrite()?.requestedTime;
       if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(storage, slices) };
       tags = request.keyMap.map;
     } else {
-      tags = await tagLocations(storage, slices, records, info.global ? (op === 'DELETE' && request.keys ? 'GLOBAL_SIMPLE' : options.index) : options.index);
+      tags = await tagLocations(storage, slices, records, options.index);
     }
     options.onProgress({ phase: 'index', done: records.length, total: records.length });
     for (const r of records) {
@@ -252,13 +265,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   await completeWrite(storage, state, inflight, metadata, touched);
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
 
-  if (request.keyMap && options.index === 'IN_MEMORY') {
-    for (const r of results) {
-      for (const [k, loc] of request.keyMap.map) if (loc.fileId === r.stat.fileId && loc.partitionPath === r.stat.partitionPath) request.keyMap.map.delete(k);
-      for (const k of r.keys) request.keyMap.map.set(k, { partitionPath: r.stat.partitionPath, fileId: r.stat.fileId, baseInstantTime: inflight.instantTime });
-    }
-    request.keyMap.instant = inflight.instantTime;
-  }
+  if (request.keyMap) updateKeyMap(request.keyMap, op, results, inflight.instantTime);
   const sum = (f: (r: MergeBucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return {
     instant: inflight.instantTime,
@@ -273,6 +280,30 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       replacedFileGroups: [...replaced.values()].reduce((a, ids) => a + ids.length, 0),
     },
   };
+}
+
+/** Keep the in-memory index's key map in step with a write (replace operations just invalidate it). */
+function updateKeyMap(keyMap: { instant: string | undefined; map: TagMap }, op: WriteOperation, results: readonly MergeBucketResult[], instantTime: string): void {
+  if (keyMap.instant === undefined || REPLACE_OPS.has(op)) {
+    keyMap.instant = undefined;
+    keyMap.map.clear();
+    return;
+  }
+  const rewritten = new Set(results.map((r) => fileGroupKey(r.stat.partitionPath, r.stat.fileId)));
+  for (const [k, loc] of keyMap.map) if (rewritten.has(fileGroupKey(loc.partitionPath, loc.fileId))) keyMap.map.delete(k);
+  for (const r of results) for (const k of r.keys) keyMap.map.set(k, { partitionPath: r.stat.partitionPath, fileId: r.stat.fileId, baseInstantTime: instantTime });
+  keyMap.instant = instantTime;
+}
+
+/** A partition path given by the caller must fit the table's partitioning (`INVALID_ARGUMENT` otherwise). */
+function checkPartitionPath(config: TableConfig, path: string): void {
+  const fields = config.partitionFields;
+  const segments = path === '' ? [] : path.split('/');
+  const ok = segments.length === fields.length && segments.every((seg, i) => seg !== '' && seg !== '.' && seg !== '..' && (!config.hiveStylePartitioning || seg.startsWith(`${fields[i]}=`)));
+  if (!ok) {
+    const shape = fields.length === 0 ? "'' (the table is not partitioned)" : fields.map((f) => (config.hiveStylePartitioning ? `${f}=<value>` : `<${f}>`)).join('/');
+    throw new LakeletError('INVALID_ARGUMENT', `write: partition path ${JSON.stringify(path)} does not fit the table's partitioning ${shape}`, { value: path });
+  }
 }
 
 function addUpdate(updates: Map<string, Map<string, HoodieRecord>>, group: string, r: HoodieRecord): void {

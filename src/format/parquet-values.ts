@@ -24,7 +24,7 @@ export interface ColumnAssembler {
  * one slot per repetition (empty for none). A leaf's slot is its value (null when undefined), except a REPEATED
  * leaf: an array of its values, or null when it has none.
  */
-type Reader = (slots: readonly unknown[]) => unknown;
+type Reader = (slots: readonly unknown[], offset: number) => unknown;
 
 interface Compiled {
   read: Reader;
@@ -41,7 +41,8 @@ export function columnAssembler(column: SchemaTree): ColumnAssembler {
     else for (const c of n.children) collect(c);
   };
   collect(column);
-  return { leaves, read: compileNode(column).read };
+  const { read } = compileNode(column);
+  return { leaves, read: (slots) => read(slots, 0) };
 }
 
 function shapeError(): Error {
@@ -54,9 +55,11 @@ function container(slot: unknown): ArrayLike<unknown> {
   return slot;
 }
 
-/** The slots of every leaf, taken from each leaf's container at `i`. */
-function at(slots: readonly unknown[], i: number): unknown[] {
-  return slots.map((s) => container(s)[i]);
+/** The slots of `count` leaves from `offset`, each taken from that leaf's container at `i`. */
+function at(slots: readonly unknown[], offset: number, count: number, i: number): unknown[] {
+  const out: unknown[] = new Array(count);
+  for (let k = 0; k < count; k++) out[k] = container(slots[offset + k])[i];
+  return out;
 }
 
 /** A node in its parent's slot: applies its own repetition, then its content. */
@@ -65,27 +68,28 @@ function compileNode(node: SchemaTree): Compiled {
   if (node.children.length === 0) {
     const conv = leafConverter(node.element as RawDecimalElement);
     if (repetition === 'REPEATED') {
-      return { leafCount: 1, read: (slots) => {
-        const s = slots[0];
+      return { leafCount: 1, read: (slots, offset) => {
+        const s = slots[offset];
         return s === null || s === undefined ? [] : Array.from(container(s), conv);
       } };
     }
-    return { leafCount: 1, read: (slots) => conv(slots[0]) };
+    return { leafCount: 1, read: (slots, offset) => conv(slots[offset]) };
   }
   const content = compileGroup(node);
+  const { leafCount } = content;
   if (repetition === 'OPTIONAL') {
-    return { leafCount: content.leafCount, read: (slots) => (container(slots[0]).length === 0 ? null : content.read(at(slots, 0))) };
+    return { leafCount, read: (slots, offset) => (container(slots[offset]).length === 0 ? null : content.read(at(slots, offset, leafCount, 0), 0)) };
   }
-  if (repetition === 'REPEATED') return { leafCount: content.leafCount, read: repeated(content.read) };
+  if (repetition === 'REPEATED') return { leafCount, read: repeated(content) };
   return content;
 }
 
 /** Read each repetition of a repeated group (the first leaf's container gives the count). */
-function repeated(read: Reader): Reader {
-  return (slots) => {
-    const n = container(slots[0]).length;
+function repeated({ read, leafCount }: Compiled): Reader {
+  return (slots, offset) => {
+    const n = container(slots[offset]).length;
     const out: unknown[] = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = read(at(slots, i));
+    for (let i = 0; i < n; i++) out[i] = read(at(slots, offset, leafCount, i), 0);
     return out;
   };
 }
@@ -100,12 +104,13 @@ function compileGroup(node: SchemaTree): Compiled {
   if ((ct === 'MAP' || ct === 'MAP_KEY_VALUE' || lt === 'MAP') && only?.element.repetition_type === 'REPEATED'
     && only.children.length >= 1 && only.children.length <= 2) return compileMap(only);
   const fields = node.children.map((c) => ({ name: c.element.name, ...compileNode(c) }));
-  return { leafCount: fields.reduce((n, f) => n + f.leafCount, 0), read: (slots) => {
-    const entries: [string, unknown][] = [];
-    let offset = 0;
-    for (const f of fields) {
-      entries.push([f.name, f.read(slots.slice(offset, offset + f.leafCount))]);
-      offset += f.leafCount;
+  return { leafCount: fields.reduce((n, f) => n + f.leafCount, 0), read: (slots, offset) => {
+    const entries: [string, unknown][] = new Array(fields.length);
+    let at = offset;
+    for (let k = 0; k < fields.length; k++) {
+      const f = fields[k] as (typeof fields)[number];
+      entries[k] = [f.name, f.read(slots, at)];
+      at += f.leafCount;
     }
     return Object.fromEntries(entries);
   } };
@@ -121,7 +126,7 @@ function compileList(node: SchemaTree, rep: SchemaTree): Compiled {
   const repIsElement = rep.children.length !== 1 || name === 'array' || name === `${node.element.name}_tuple`;
   if (repIsElement) return compileNode(rep);
   const element = compileNode(rep.children[0] as SchemaTree);
-  return { leafCount: element.leafCount, read: repeated(element.read) };
+  return { leafCount: element.leafCount, read: repeated(element) };
 }
 
 /** A MAP group: its repeated key/value group becomes an object keyed by the keys' string form. */
@@ -129,11 +134,9 @@ function compileMap(entry: SchemaTree): Compiled {
   const [keyNode, valueNode] = entry.children as [SchemaTree, SchemaTree | undefined];
   const key = compileNode(keyNode);
   const value = valueNode && compileNode(valueNode);
-  const entries = repeated((slots) => [mapKey(key.read(slots.slice(0, key.leafCount))), value ? value.read(slots.slice(key.leafCount)) : null]);
-  return {
-    leafCount: key.leafCount + (value?.leafCount ?? 0),
-    read: (slots) => Object.fromEntries(entries(slots) as [string, unknown][]),
-  };
+  const leafCount = key.leafCount + (value?.leafCount ?? 0);
+  const entries = repeated({ leafCount, read: (slots, offset) => [mapKey(key.read(slots, offset)), value ? value.read(slots, offset + key.leafCount) : null] });
+  return { leafCount, read: (slots, offset) => Object.fromEntries(entries(slots, offset) as [string, unknown][]) };
 }
 
 function mapKey(k: unknown): string {

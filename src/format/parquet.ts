@@ -104,12 +104,15 @@ export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, 
       });
     }
     const rows: Record<string, unknown>[] = new Array(count);
-    const columnLeaves = selected.map(({ assembler }) => assembler.leaves.map((l) => leafData.get(leafKey(l)) as unknown[]));
+    const plans = selected.map(({ name, assembler }) => {
+      const data = assembler.leaves.map((l) => leafData.get(leafKey(l)) as unknown[]);
+      return { name, read: assembler.read, data, slots: new Array<unknown>(data.length) };
+    });
     for (let r = 0; r < count; r++) {
       const row: Record<string, unknown> = {};
-      for (let c = 0; c < selected.length; c++) {
-        const { name, assembler } = selected[c] as (typeof selected)[number];
-        row[name] = assembler.read((columnLeaves[c] as unknown[][]).map((d) => d[r]));
+      for (const { name, read, data, slots } of plans) {
+        for (let k = 0; k < data.length; k++) slots[k] = (data[k] as unknown[])[r];
+        row[name] = read(slots);
       }
       rows[r] = row;
     }
