@@ -98,6 +98,11 @@ export async function rollbackFailedWrites(storage: Storage, now?: Date): Promis
     results.push(await rollbackInstant(state, pending, now));
     state = await TableState.load(storage);
   }
+  // Markers of writes that completed but crashed before cleaning up after themselves.
+  for (const dir of await storage.list('.hoodie/.temp')) {
+    const instant = dir.path.slice(dir.path.lastIndexOf('/') + 1);
+    if (dir.kind === 'directory' && state.timeline.completedAt(instant)) await deleteMarkers(storage, instant);
+  }
   return results;
 }
 

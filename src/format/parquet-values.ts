@@ -22,7 +22,8 @@ export interface ColumnAssembler {
  * REPEATED group on the leaf's path is an array in its parent's slot (REQUIRED groups add nothing). An OPTIONAL
  * group's array holds its one content slot, or is empty when the group is null; a REPEATED group's array holds
  * one slot per repetition (empty for none). A leaf's slot is its value (null when undefined), except a REPEATED
- * leaf: an array of its values, or null when it has none.
+ * leaf: an array of its values, or null when it has none. A reader takes the slots of a node's leaves at
+ * `slots[offset …]`.
  */
 type Reader = (slots: readonly unknown[], offset: number) => unknown;
 
@@ -106,11 +107,11 @@ function compileGroup(node: SchemaTree): Compiled {
   const fields = node.children.map((c) => ({ name: c.element.name, ...compileNode(c) }));
   return { leafCount: fields.reduce((n, f) => n + f.leafCount, 0), read: (slots, offset) => {
     const entries: [string, unknown][] = new Array(fields.length);
-    let at = offset;
+    let pos = offset;
     for (let k = 0; k < fields.length; k++) {
       const f = fields[k] as (typeof fields)[number];
-      entries[k] = [f.name, f.read(slots, at)];
-      at += f.leafCount;
+      entries[k] = [f.name, f.read(slots, pos)];
+      pos += f.leafCount;
     }
     return Object.fromEntries(entries);
   } };

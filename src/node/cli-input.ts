@@ -17,6 +17,8 @@ export interface InputRows {
   rows: Record<string, unknown>[];
   /** The 1-based line each row starts on (text formats only), for error messages. */
   lines?: number[];
+  /** Parquet: the file's Avro schema (`parquet.avro.schema` footer key, JSON), when it has one. */
+  avroSchema?: string;
 }
 
 const EXTENSIONS: Record<string, InputFormat> = { '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.json': 'jsonl', '.csv': 'csv', '.parquet': 'parquet' };
@@ -45,7 +47,7 @@ export async function readInputFile(path: string, format: InputFormat, schema: A
     const code = (err as NodeJS.ErrnoException).code;
     throw new LakeletError(code === 'ENOENT' ? 'NOT_FOUND' : 'STORAGE', `input: cannot read ${JSON.stringify(path)} (${code ?? (err as Error).message})`, { path }, { cause: err });
   }
-  if (format === 'parquet') return { rows: await readParquetInput(bytes, path) };
+  if (format === 'parquet') return readParquetInput(bytes, path);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -55,13 +57,18 @@ export async function readInputFile(path: string, format: InputFormat, schema: A
   return format === 'csv' ? parseCsv(text, path, schema) : parseJsonLines(text, path, schema);
 }
 
-/** Every row of a parquet file (all row groups), without `_hoodie_*` meta columns. Bad bytes → `CORRUPT_FILE`. */
-export async function readParquetInput(bytes: Uint8Array, path: string): Promise<Record<string, unknown>[]> {
+/**
+ * Every row of a parquet file (all row groups) without `_hoodie_*` meta columns, and the file's Avro schema
+ * when its footer has one (Hudi and parquet-avro files do). Bad bytes → `CORRUPT_FILE`.
+ */
+export async function readParquetInput(bytes: Uint8Array, path: string): Promise<InputRows> {
   const file = bufferFromBytes(bytes);
   const footer = await readParquetFooter(file, path);
   const columns = footer.columns.filter((c) => !isMetaField(c));
   if (columns.length === 0) throw invalid(`${path} has no data columns`);
-  return readParquetRows(file, footer, path, { columns });
+  const rows = await readParquetRows(file, footer, path, { columns });
+  const avroSchema = footer.keyValues['parquet.avro.schema'];
+  return avroSchema === undefined ? { rows } : { rows, avroSchema };
 }
 
 function invalid(message: string, context: Record<string, unknown> = {}): LakeletError {

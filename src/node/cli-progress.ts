@@ -39,7 +39,8 @@ export function progressReporter(stderr: CliOutput, options: ProgressOptions): P
   const tty = stderr.isTTY === true && !options.quiet;
   const redrawMs = options.redrawMs ?? 100;
   const started = now();
-  const last = new Map<WriteProgress['phase'], WriteProgress>();
+  // Per phase, the largest count seen (a phase's last event may report fewer units than its first).
+  const counts = new Map<WriteProgress['phase'], number>();
   let drawnAt = -Infinity;
   let drawnPhase: string | undefined;
   let drawn = false;
@@ -54,7 +55,7 @@ export function progressReporter(stderr: CliOutput, options: ProgressOptions): P
   return {
     update(p) {
       if (ended) return;
-      last.set(p.phase, p);
+      counts.set(p.phase, Math.max(counts.get(p.phase) ?? 0, p.done, p.total));
       if (!tty) return;
       const t = now();
       const complete = p.total > 0 && p.done >= p.total;
@@ -71,7 +72,7 @@ export function progressReporter(stderr: CliOutput, options: ProgressOptions): P
       if (ended) return;
       ended = true;
       clear();
-      if (!options.quiet) stderr.write(`${summaryLine(options.label, last)} in ${seconds()}\n`);
+      if (!options.quiet) stderr.write(`${summaryLine(options.label, counts)} in ${seconds()}\n`);
     },
     fail() {
       if (ended) return;
@@ -92,16 +93,15 @@ function barLine(label: string, p: WriteProgress, elapsed: string): string {
   return `${label} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${p.phase}${count} ${elapsed}`;
 }
 
-/** `upsert: 40 records prepared, 40 looked up, 2 files written, committed` from the last event of each phase. */
-function summaryLine(label: string, last: ReadonlyMap<WriteProgress['phase'], WriteProgress>): string {
+/** `upsert: 40 records prepared, 40 looked up, 2 files written, committed` from the counts of each phase. */
+function summaryLine(label: string, counts: ReadonlyMap<WriteProgress['phase'], number>): string {
   const parts: string[] = [];
-  const prepare = last.get('prepare');
-  if (prepare) parts.push(`${prepare.done} record${prepare.done === 1 ? '' : 's'} prepared`);
-  const index = last.get('index');
-  if (index) parts.push(`${index.done} looked up`);
-  const write = last.get('write');
-  if (write) parts.push(`${write.done} file${write.done === 1 ? '' : 's'} written`);
-  const commit = last.get('commit');
-  if (commit && commit.done >= commit.total) parts.push('committed');
+  const prepare = counts.get('prepare');
+  if (prepare !== undefined) parts.push(`${prepare} record${prepare === 1 ? '' : 's'} prepared`);
+  const index = counts.get('index');
+  if (index !== undefined) parts.push(`${index} looked up`);
+  const write = counts.get('write');
+  if (write !== undefined) parts.push(`${write} file${write === 1 ? '' : 's'} written`);
+  if (counts.has('commit')) parts.push('committed');
   return `${label}: ${parts.length > 0 ? parts.join(', ') : 'done'}`;
 }

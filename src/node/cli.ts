@@ -1,5 +1,5 @@
-// The `lakelet` command-line tool (`bin/lakelet.js` runs it from dist/): `inspect` a table and `query` its
-// rows. Every failure becomes one `lakelet: <message>` line on stderr and exit code 2; never a stack trace.
+// The `lakelet` command-line tool (`bin/lakelet.js` runs it from dist/): `inspect` a table, `query` its
+// rows, `create` one and write rows into it (cli-write.ts). Every failure becomes one `lakelet: <message>` line on stderr and exit code 2; never a stack trace.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, ty
 import { ROW_FORMATS, rowWriter, type RowFormat } from './cli-format.js';
 import { inspectTable, inspectText } from './cli-inspect.js';
 import { OutputClosed, OutputSink, type CliOutput } from './cli-output.js';
+import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './cli-write.js';
 import { storageForPath } from './index.js';
 
 export type { CliOutput } from './cli-output.js';
@@ -24,11 +25,14 @@ export interface CliIo {
 /** Exit code of a bad command line or a table that cannot be read. */
 export const EXIT_ERROR = 2;
 
-const USAGE = `lakelet - read Apache Hudi tables (copy-on-write and merge-on-read)
+const USAGE = `lakelet - read and write Apache Hudi tables (copy-on-write and merge-on-read)
 
 Usage:
   lakelet inspect <table> [--json]
   lakelet query <table> [options]
+  lakelet create <dir> --name <name> --type <type> --record-key <a[,b]> [options]
+  lakelet upsert|insert|bulk-insert <dir> --input <file> [options]
+  lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
   lakelet <command> --help
   lakelet --help | --version
 
@@ -38,9 +42,15 @@ table, or a .zip file holding one table.
 Commands:
   inspect   config, timeline and the file slices of the latest snapshot
   query     rows: latest snapshot, time travel, read-optimized or incremental
+  create    a new empty table in a directory
+  upsert    insert or update rows (by record key) from a JSON lines, CSV or parquet file
+  insert    insert rows without looking up existing keys
+  bulk-insert  load rows into new file groups (sorted, no key lookup)
+  delete    delete records by key, or the records of the rows in a file
 
-Exit status: 0 on success, 2 on a bad command line or a table that cannot be read
-(the reason is printed on stderr as one line).
+Exit status: 0 on success, 2 on a bad command line, a table that cannot be read
+or a write that failed (the reason is printed on stderr as one line; a failed
+write leaves the table as it was).
 `;
 
 const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
@@ -119,14 +129,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     switch (command) {
       case 'inspect': return await inspectCommand(rest, io);
       case 'query': return await queryCommand(rest, io);
-      case 'help': return await say(io.stdout, rest[0] === 'query' ? QUERY_USAGE : rest[0] === 'inspect' ? INSPECT_USAGE : USAGE);
-      default: throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: inspect, query; try lakelet --help)`);
+      case 'create': return await createCommand(rest, io);
+      case 'help': return await say(io.stdout, helpText(rest[0]));
+      default:
+        if ((WRITE_COMMANDS as readonly string[]).includes(command)) return await writeCommand(command as WriteCommand, rest, io);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: inspect, query, create, ${WRITE_COMMANDS.join(', ')}; try lakelet --help)`);
     }
   } catch (err) {
     if (err instanceof OutputClosed) return 0;
     io.stderr.write(`lakelet: ${errorLine(err)}\n`);
     return EXIT_ERROR;
   }
+}
+
+function helpText(command: string | undefined): string {
+  if (command === 'query') return QUERY_USAGE;
+  if (command === 'inspect') return INSPECT_USAGE;
+  if (command === 'create') return CREATE_USAGE;
+  if ((WRITE_COMMANDS as readonly string[]).includes(command ?? '')) return writeUsage(command as WriteCommand);
+  return USAGE;
 }
 
 /** One line of text for any thrown value: the message with whitespace runs collapsed. */
