@@ -11,7 +11,7 @@ import { compareValues, type ComparableKind } from '../plan/filters.js';
 import type { HoodieRecord } from './hoodie-record.js';
 
 /** What writes accept: plain objects (sync or async iterable) or an Arrow Table. */
-export type WriteInput = Iterable<Record<string, unknown>> | AsyncIterable<Record<string, unknown>> | ArrowTable;
+export type WriteInput = Iterable<object> | AsyncIterable<object> | ArrowTable;
 
 /** Collect the input rows (Arrow values converted to lakelet's value model). */
 export async function collectRows(input: WriteInput): Promise<Record<string, unknown>[]> {
@@ -21,11 +21,11 @@ export async function collectRows(input: WriteInput): Promise<Record<string, unk
   }
   const out: Record<string, unknown>[] = [];
   let i = 0;
-  for await (const row of input as AsyncIterable<Record<string, unknown>>) {
+  for await (const row of input as AsyncIterable<unknown>) {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
       throw new LakeletError('INVALID_ARGUMENT', `write: row ${i} is not an object`, { row: i, value: row });
     }
-    out.push(row);
+    out.push(row as Record<string, unknown>);
     i++;
   }
   return out;
