@@ -134,7 +134,8 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   const inserts: HoodieRecord[] = [];
   let replaced = new Map<string, string[]>();
   if (op === 'UPSERT' || op === 'DELETE') {
-    options.onProgress({ phase: 'index', done: 0, total: records.length });
+    const toTag = records.length;
+    options.onProgress({ phase: 'index', done: 0, total: toTag });
     let tags: TagMap;
     if (op === 'DELETE' && request.keys) {
       // Keys without partitions: delete the key wherever it lives (every partition holding it).
@@ -153,7 +154,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     } else {
       tags = await tagLocations(storage, slices, records, options.index);
     }
-    options.onProgress({ phase: 'index', done: records.length, total: records.length });
+    options.onProgress({ phase: 'index', done: toTag, total: toTag });
     for (const r of records) {
       const loc = tags.get(lookupKey(info.global, r.partitionPath, r.recordKey));
       if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
