@@ -34,6 +34,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           provide: { FIXTURES_DIR: fixturesDir, FIXTURE_EXPECTED: expectedFiles },
+          globalSetup: ['test/servers/global-setup.ts'], // nginx + s3rver on loopback, shared by both projects
         },
       },
       {
@@ -46,6 +47,7 @@ export default defineConfig({
           include: ['test/**/*.browser.test.ts'],
           testTimeout: 60_000,
           provide: { FIXTURES_DIR: fixturesDir, FIXTURE_EXPECTED: expectedFiles },
+          globalSetup: ['test/servers/global-setup.ts'],
           browser: {
             enabled: true,
             headless: true,

@@ -23,3 +23,6 @@ export type { Instant, InstantState, Action } from './timeline/instant.js';
 export type { FileSlice, BaseFile, LogFile } from './file-group/file-slice.js';
 export type { Filter, FilterOp } from './plan/filters.js';
 export { parseFilter } from './plan/filters.js';
+export { opfsStorage, type OpfsStorage, type OpfsStorageOptions, type OpfsWriteMethod } from './storage/opfs.js';
+export { indexedDbStorage, type IndexedDbStorage, type IndexedDbStorageOptions } from './storage/indexeddb.js';
+export { withTableWriteLock, tableWriteLockName, type TableWriteLockOptions } from './engine/write-lock.js';

@@ -17,6 +17,9 @@ export interface KeyToTag {
 /** Lookup result: `lookupKey(global, partition, key)` → current location. */
 export type TagMap = Map<string, RecordLocation>;
 
+/** Reads the live record keys of a file slice (merge-on-read slices with logs: after merging them). */
+export type SliceKeyReader = (slice: FileSlice) => Promise<string[]>;
+
 /** Keys of one base file, read from its `_hoodie_record_key` column. */
 export async function readBaseFileKeys(storage: Storage, slice: FileSlice): Promise<string[]> {
   const base = slice.baseFile;
@@ -35,7 +38,7 @@ function locationOf(slice: FileSlice): RecordLocation {
  * Find where the given keys live among the latest `slices` of the table. Non-global indexes only look in
  * the key's own partition; global ones everywhere (the result is keyed by the record key alone).
  */
-export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType): Promise<TagMap> {
+export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s)): Promise<TagMap> {
   const global = isGlobalIndex(type);
   const out: TagMap = new Map();
   if (keys.length === 0) return out;
@@ -61,7 +64,7 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
       if (probe.length === 0) continue;
     }
     const present = new Set(probe);
-    for (const key of await readBaseFileKeys(storage, slice)) {
+    for (const key of await readKeys(slice)) {
       if (present.has(key)) out.set(lookupKey(global, slice.partitionPath, key), locationOf(slice));
     }
   }
@@ -69,8 +72,8 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
 }
 
 /** Build a full key → location map of the table (the in-memory index's state). */
-export async function buildKeyMap(storage: Storage, slices: readonly FileSlice[]): Promise<TagMap> {
+export async function buildKeyMap(slices: readonly FileSlice[], readKeys: SliceKeyReader): Promise<TagMap> {
   const out: TagMap = new Map();
-  for (const slice of slices) for (const key of await readBaseFileKeys(storage, slice)) out.set(key, locationOf(slice));
+  for (const slice of slices) for (const key of await readKeys(slice)) out.set(key, locationOf(slice));
   return out;
 }

@@ -1,12 +1,15 @@
 // Rollback (hudi-format.md §4.3, §12.8): undoes a failed (pending) write or the latest completed one —
-// plan as `<r>.rollback.requested`, the write made invisible first, its data files deleted, its timeline
-// files removed, then `<r>.rollback` completed. Interrupted rollbacks are finished by the next writer.
+// plan as `<r>.rollback.requested`, the write made invisible first, its base files deleted, a rollback
+// COMMAND block written in a new log version for every log file it wrote (merge-on-read, as Hudi does),
+// its timeline files removed, then `<r>.rollback` completed. Interrupted rollbacks are finished later.
 import { LakeletError } from '../errors.js';
+import { parseBaseFileName, parseLogFileName } from '../file-group/file-names.js';
 import type { Storage } from '../storage/storage.js';
 import { parseCommitMetadata } from '../timeline/commit-metadata.js';
 import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
-import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan, type RollbackRequest } from '../timeline/rollback-metadata.js';
+import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan } from '../timeline/rollback-metadata.js';
 import { deleteMarkers, markedFiles, newInstantTime } from './commit-protocol.js';
+import { nextLogVersion, rollbackCommandBlock } from './log-writer.js';
 import { TableState } from './table-state.js';
 
 /** What a rollback did. */
@@ -18,45 +21,82 @@ export interface RollbackResult {
   filesDeleted: number;
 }
 
+/** What a rollback removes: base files to delete, log files whose blocks a command block must hide. */
+interface RollbackTargets {
+  baseFiles: string[];
+  logFiles: string[];
+}
+
 function partitionOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
 }
 
+const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
 /** Data files the target instant wrote: from its markers and, when completed, its write stats. */
-async function filesOf(state: TableState, target: Instant): Promise<string[]> {
+async function targetsOf(state: TableState, target: Instant): Promise<RollbackTargets> {
   const files = new Set(await markedFiles(state.storage, target.requestedTime));
   if (target.state === 'COMPLETED') {
     const path = `${state.config.timelinePath}/${target.fileName}`;
     const md = parseCommitMetadata(await state.storage.read(path), path);
     for (const stats of Object.values(md.partitionToWriteStats)) {
-      for (const s of stats) if (s.path && s.path.includes(target.requestedTime)) files.add(s.path);
+      for (const s of stats) {
+        if (!s.path) continue;
+        const base = parseBaseFileName(nameOf(s.path));
+        if ((base && base.instantTime === target.requestedTime) || (!base && parseLogFileName(nameOf(s.path)))) files.add(s.path);
+      }
     }
   }
-  return [...files].sort();
+  const all = [...files].sort();
+  return { baseFiles: all.filter((f) => !parseLogFileName(nameOf(f))), logFiles: all.filter((f) => parseLogFileName(nameOf(f))) };
 }
 
-/** Carry out a planned rollback: hide the target, delete its files, clean its timeline, complete. */
-async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, files: string[], started: number): Promise<RollbackResult> {
+/** Write a rollback command block as the next log version of each log file's slice; returns the new paths. */
+async function writeCommandBlocks(storage: Storage, rollbackTime: string, targetInstant: string, logFiles: readonly string[]): Promise<Record<string, number>> {
+  const written: Record<string, number> = {};
+  const block = rollbackCommandBlock(rollbackTime, targetInstant);
+  const slices = new Map<string, { partition: string; fileId: string; base: string }>();
+  for (const path of logFiles) {
+    const log = parseLogFileName(nameOf(path));
+    if (log) slices.set(`${partitionOf(path)}\u0000${log.fileId}\u0000${log.instantTime}`, { partition: partitionOf(path), fileId: log.fileId, base: log.instantTime });
+  }
+  for (const { partition, fileId, base } of slices.values()) {
+    const present = (await storage.list(partition)).map((f) => parseLogFileName(nameOf(f.path))).filter((l) => l !== undefined);
+    const version = nextLogVersion(present.map((l) => ({ fileId: l.fileId, instantTime: l.instantTime, version: l.version })), fileId, base);
+    const name = `.${fileId}_${base}.log.${version}_1-0-1`;
+    const path = partition === '' ? name : `${partition}/${name}`;
+    await storage.write(path, block);
+    written[path] = block.length;
+  }
+  return written;
+}
+
+/** Carry out a planned rollback: hide the target, remove its files, clean its timeline, complete. */
+async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, started: number): Promise<RollbackResult> {
   const { storage, config } = state;
   const targetFiles = state.timeline.files.filter((f) => f.requestedTime === target.requestedTime && f.action === target.action);
   // The completed file goes first: from then on readers no longer see the write.
   for (const f of targetFiles.filter((x) => x.state === 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);
-  for (const f of files) await storage.delete(f);
+  for (const f of targets.baseFiles) await storage.delete(f);
+  const commandLogs = await writeCommandBlocks(storage, rollbackTime, target.requestedTime, targets.logFiles);
   for (const f of targetFiles.filter((x) => x.state !== 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);
   await deleteMarkers(storage, target.requestedTime);
-  const byPartition: Record<string, { partitionPath: string; successDeleteFiles: string[] }> = {};
-  for (const f of files) (byPartition[partitionOf(f)] ??= { partitionPath: partitionOf(f), successDeleteFiles: [] }).successDeleteFiles.push(f);
+  const byPartition: Record<string, { partitionPath: string; successDeleteFiles: string[]; rollbackLogFiles: Record<string, number>; logFilesFromFailedCommit: Record<string, number> }> = {};
+  const entry = (p: string) => (byPartition[p] ??= { partitionPath: p, successDeleteFiles: [], rollbackLogFiles: {}, logFilesFromFailedCommit: {} });
+  for (const f of targets.baseFiles) entry(partitionOf(f)).successDeleteFiles.push(f);
+  for (const [f, size] of Object.entries(commandLogs)) entry(partitionOf(f)).rollbackLogFiles[f] = size;
+  for (const f of targets.logFiles) entry(partitionOf(f)).logFilesFromFailedCommit[f] = 0;
   const metadata = serializeRollbackMetadata({
     startRollbackTime: rollbackTime,
     timeTakenInMillis: Date.now() - started,
-    totalFilesDeleted: files.length,
+    totalFilesDeleted: targets.baseFiles.length,
     commitsRollback: [target.requestedTime],
     partitionMetadata: byPartition,
     instantsRollback: [{ commitTime: target.requestedTime, action: target.action }],
   });
   await storage.write(`${config.timelinePath}/${rollbackTime}.rollback`, metadata);
-  return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: files.length };
+  return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }
 
 /** Roll back one write instant (pending, or completed), writing a rollback instant. */
@@ -66,18 +106,20 @@ export async function rollbackInstant(state: TableState, target: Instant, now?: 
   }
   const started = Date.now();
   const rollbackTime = newInstantTime(state, now);
-  const files = await filesOf(state, target);
-  const byPartition = new Map<string, string[]>();
-  for (const f of files) {
-    const p = partitionOf(f);
-    byPartition.set(p, [...(byPartition.get(p) ?? []), f]);
-  }
-  const requests: Pick<RollbackRequest, 'partitionPath' | 'filesToBeDeleted'>[] = [...byPartition].map(([partitionPath, filesToBeDeleted]) => ({ partitionPath, filesToBeDeleted }));
-  const plan = serializeRollbackPlan({ instantToRollback: { commitTime: target.requestedTime, action: target.action }, rollbackRequests: requests });
+  const targets = await targetsOf(state, target);
+  const partitions = new Set([...targets.baseFiles, ...targets.logFiles].map(partitionOf));
+  const plan = serializeRollbackPlan({
+    instantToRollback: { commitTime: target.requestedTime, action: target.action },
+    rollbackRequests: [...partitions].sort().map((partitionPath) => ({
+      partitionPath,
+      filesToBeDeleted: targets.baseFiles.filter((f) => partitionOf(f) === partitionPath),
+      logBlocksToBeDeleted: Object.fromEntries(targets.logFiles.filter((f) => partitionOf(f) === partitionPath).map((f) => [f, 0])),
+    })),
+  });
   const { storage, config } = state;
   await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.requested`, plan);
   await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
-  return executeRollback(state, rollbackTime, target, files, started);
+  return executeRollback(state, rollbackTime, target, targets, started);
 }
 
 /**
@@ -90,8 +132,11 @@ export async function rollbackFailedWrites(storage: Storage, now?: Date): Promis
   for (const pending of state.timeline.pending().filter((i) => i.action === 'rollback')) {
     const path = `${state.config.timelinePath}/${pending.requestedTime}.rollback.requested`;
     const plan = parseRollbackPlan(await storage.read(path), path);
-    const files = plan.rollbackRequests.flatMap((r) => r.filesToBeDeleted);
-    results.push(await executeRollback(state, pending.requestedTime, { requestedTime: plan.instantToRollback.commitTime, action: plan.instantToRollback.action }, files, Date.now()));
+    const targets: RollbackTargets = {
+      baseFiles: plan.rollbackRequests.flatMap((r) => r.filesToBeDeleted),
+      logFiles: plan.rollbackRequests.flatMap((r) => Object.keys(r.logBlocksToBeDeleted)),
+    };
+    results.push(await executeRollback(state, pending.requestedTime, { requestedTime: plan.instantToRollback.commitTime, action: plan.instantToRollback.action }, targets, Date.now()));
     state = await TableState.load(storage);
   }
   for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action))) {
@@ -105,4 +150,3 @@ export async function rollbackFailedWrites(storage: Storage, now?: Date): Promis
   }
   return results;
 }
-

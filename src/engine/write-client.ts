@@ -12,15 +12,16 @@ import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
 import type { Action } from '../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
-import { completeWrite, markerPath, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
-import { mergeBucket, type MergeBucketResult } from './cow-merge.js';
+import { completeWrite, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
-import { buildKeyMap, readBaseFileKeys, tagLocations, type TagMap } from './index-lookup.js';
+import { buildKeyMap, readBaseFileKeys, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
+import { readFileSlice } from './file-slice-reader.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
-import { prepareSchema, ensurePartitionMetadata } from './write-schema.js';
+import { prepareSchema } from './write-schema.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
@@ -57,7 +58,6 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   await rollbackFailedWrites(storage, request.now);
   const state = await TableState.load(storage);
   const { config } = state;
-  if (config.tableType !== 'COPY_ON_WRITE') throw new LakeletError('UNSUPPORTED', `write: writes to ${config.tableType} tables are not supported yet (copy-on-write only)`, { value: config.tableType });
   if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
   const op = request.operation;
   options.onProgress({ phase: 'prepare', done: 0, total: 0 });
@@ -85,7 +85,7 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
 
   // 2. Start the commit.
   const isReplace = REPLACE_OPS.has(op);
-  const action: Action = isReplace ? 'replacecommit' : 'commit';
+  const action: Action = isReplace ? 'replacecommit' : config.tableType === 'MERGE_ON_READ' ? 'deltacommit' : 'commit';
   const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now);
   try {
     return await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
@@ -129,6 +129,18 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   const slices = view.latestSlices();
   const sliceOf = new Map<string, FileSlice>(slices.map((s) => [fileGroupKey(s.partitionPath, s.fileId), s]));
 
+  // Live keys of a slice: its base file's, or for merge-on-read slices with logs the merged ones
+  // (deletes and partition moves in logs must not leave stale locations behind).
+  const readKeys: SliceKeyReader = async (slice) => {
+    if (slice.logFiles.length === 0) return readBaseFileKeys(storage, slice);
+    const rows = await readFileSlice(
+      { storage, config, timeline: state.timeline, asOf: undefined, merge: { mode: config.recordMergeMode, orderingFields: info.orderingFields, orderingKinds: info.orderingKinds }, onWarning: () => undefined },
+      slice,
+      { columns: ['_hoodie_record_key', ...info.orderingFields], filters: [], baseOnly: false },
+    );
+    return rows.map((r) => String(r._hoodie_record_key));
+  };
+
   // 3. Tag: where do the incoming keys live now?
   const updates = new Map<string, Map<string, HoodieRecord>>(); // group → key → record
   const inserts: HoodieRecord[] = [];
@@ -141,7 +153,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       // Keys without partitions: delete the key wherever it lives (every partition holding it).
       const wanted = new Set(records.map((r) => r.recordKey));
       for (const slice of slices) {
-        for (const key of await readBaseFileKeys(storage, slice)) {
+        for (const key of await readKeys(slice)) {
           if (wanted.has(key)) addUpdate(updates, fileGroupKey(slice.partitionPath, slice.fileId), { recordKey: key, partitionPath: slice.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
         }
       }
@@ -149,10 +161,10 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       records = [];
     } else if (options.index === 'IN_MEMORY') {
       const latest = state.timeline.latestWrite()?.requestedTime;
-      if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(storage, slices) };
+      if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(slices, readKeys) };
       tags = request.keyMap.map;
     } else {
-      tags = await tagLocations(storage, slices, records, options.index);
+      tags = await tagLocations(storage, slices, records, options.index, readKeys);
     }
     options.onProgress({ phase: 'index', done: toTag, total: toTag });
     for (const r of records) {
@@ -183,9 +195,14 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   for (const r of inserts) wl(r.partitionPath).inserts++;
   const smallFiles = new Map<string, SmallFileCandidate[]>();
   const useSmallFiles = op === 'UPSERT' || op === 'INSERT';
+  const isMor = config.tableType === 'MERGE_ON_READ';
+  const pendingCompactions = isMor ? await pendingCompactionGroups(state) : new Map<string, string>();
   if (useSmallFiles) {
     for (const s of slices) {
       if (!s.baseFile) continue;
+      // Merge-on-read: only groups without logs, updates or a pending compaction take inserts into their base file.
+      const key = fileGroupKey(s.partitionPath, s.fileId);
+      if (isMor && (s.logFiles.length > 0 || updates.has(key) || pendingCompactions.has(key))) continue;
       const list = smallFiles.get(s.partitionPath) ?? [];
       list.push({ partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, sizeBytes: s.baseFile.size });
       smallFiles.set(s.partitionPath, list);
@@ -218,36 +235,21 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     }])),
   }));
 
-  // 5. Merge: one new base file per bucket.
-  const fullSchema = withMetaFields(info.schema);
-  const results: MergeBucketResult[] = [];
-  const partitionsWritten = new Set<string>();
-  for (const [taskId, bucket] of plan.buckets.entries()) {
-    options.onProgress({ phase: 'write', done: taskId, total: plan.buckets.length });
-    const key = fileGroupKey(bucket.partitionPath, bucket.fileId);
-    const base = bucket.kind === 'UPDATE' ? sliceOf.get(key)?.baseFile : undefined;
-    if (!partitionsWritten.has(bucket.partitionPath)) {
-      await ensurePartitionMetadata(storage, view.partitionPaths(), bucket.partitionPath, inflight.instantTime);
-      partitionsWritten.add(bucket.partitionPath);
-    }
-    results.push(await mergeBucket({
-      storage,
-      instantTime: inflight.instantTime,
-      taskId,
-      partitionPath: bucket.partitionPath,
-      fileId: bucket.fileId,
-      base,
-      updates: updates.get(key) ?? new Map(),
-      inserts: routedInserts[taskId] as HoodieRecord[],
-      schema: fullSchema,
-      mergeMode: config.recordMergeMode,
-      orderingFields: info.orderingFields,
-      orderingKinds: info.orderingKinds,
-      writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
-      beforeWrite: (path) => storage.write(markerPath(inflight.instantTime, path, base ? 'MERGE' : 'CREATE'), new Uint8Array(0)),
-    }));
-  }
-  options.onProgress({ phase: 'write', done: plan.buckets.length, total: plan.buckets.length });
+  // 5. Write: a new base file per bucket (merge-on-read: updates of existing groups go to log files).
+  const results = await writeBuckets({
+    state,
+    view,
+    instantTime: inflight.instantTime,
+    buckets: plan.buckets,
+    sliceOf,
+    updates,
+    inserts: routedInserts,
+    schema: withMetaFields(info.schema),
+    orderingFields: info.orderingFields,
+    orderingKinds: info.orderingKinds,
+    options,
+    pendingCompactions,
+  });
 
   // 6. Commit.
   options.onProgress({ phase: 'commit', done: 0, total: 1 });
@@ -266,8 +268,9 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   await completeWrite(storage, state, inflight, metadata, touched);
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
 
-  if (request.keyMap) updateKeyMap(request.keyMap, op, results, inflight.instantTime);
-  const sum = (f: (r: MergeBucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
+  // Overwrites and log writes change key locations in ways a rebuild gets right more simply.
+  if (request.keyMap) updateKeyMap(request.keyMap, REPLACE_OPS.has(op) || config.tableType === 'MERGE_ON_READ', results, inflight.instantTime);
+  const sum = (f: (r: BucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return {
     instant: inflight.instantTime,
     operation: op,
@@ -283,9 +286,9 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   };
 }
 
-/** Keep the in-memory index's key map in step with a write (replace operations just invalidate it). */
-function updateKeyMap(keyMap: { instant: string | undefined; map: TagMap }, op: WriteOperation, results: readonly MergeBucketResult[], instantTime: string): void {
-  if (keyMap.instant === undefined || REPLACE_OPS.has(op)) {
+/** Keep the in-memory index's key map in step with a write, or drop it to be rebuilt (`invalidate`). */
+function updateKeyMap(keyMap: { instant: string | undefined; map: TagMap }, invalidate: boolean, results: readonly BucketResult[], instantTime: string): void {
+  if (keyMap.instant === undefined || invalidate) {
     keyMap.instant = undefined;
     keyMap.map.clear();
     return;

@@ -2,7 +2,7 @@
 // hoodie.properties). This file adds/strips the five `_hoodie_*` meta fields and describes columns.
 import { LakeletError } from '../errors.js';
 import type { ComparableKind } from '../plan/filters.js';
-import { parseAvroSchema, type AvroField, type AvroRecordSchema, type AvroSchema } from './avro/schema.js';
+import { avroSchemaToJson, parseAvroSchema, type AvroField, type AvroRecordSchema, type AvroSchema } from './avro/schema.js';
 
 /** The meta columns Hudi writes first in every record, in order. */
 export const META_FIELDS = ['_hoodie_commit_time', '_hoodie_commit_seqno', '_hoodie_record_key', '_hoodie_partition_path', '_hoodie_file_name'] as const;
@@ -30,12 +30,17 @@ export function withMetaFields(schema: AvroRecordSchema): AvroRecordSchema {
     default: null,
     doc: '',
   }));
-  return { ...schema, fields: [...meta, ...data] };
+  return reparse({ ...schema, fields: [...meta, ...data] });
+}
+
+/** Turn a schema built by hand from parsed parts into a parsed schema (encoders accept only those). */
+function reparse(schema: AvroRecordSchema): AvroRecordSchema {
+  return parseAvroSchema(avroSchemaToJson(schema) as object) as AvroRecordSchema;
 }
 
 /** The record schema without the meta fields. */
 export function withoutMetaFields(schema: AvroRecordSchema): AvroRecordSchema {
-  return { ...schema, fields: schema.fields.filter((f) => !isMetaField(f.name)) };
+  return reparse({ ...schema, fields: schema.fields.filter((f) => !isMetaField(f.name)) });
 }
 
 /** The non-null type of a field (`["null", T]` → T); unions of several types stay unions. */

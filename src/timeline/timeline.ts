@@ -1,12 +1,19 @@
 // The active timeline: every instant found in the timeline folder, collapsed to its latest state per
-// requested time, with the views a reader needs (completed writes, as-of filtering, pending instants).
-import { compareInstantTimes, parseInstantFileName, WRITE_ACTIONS, type Instant } from './instant.js';
+// requested time and action, with the views a reader needs (completed writes, as-of filtering, pending
+// instants). A savepoint shares its requested time with the commit it savepoints: both are kept.
+import { compareInstantTimes, completedAction, parseInstantFileName, WRITE_ACTIONS, type Instant } from './instant.js';
 
 const STATE_RANK = { REQUESTED: 0, INFLIGHT: 1, COMPLETED: 2 } as const;
 
+/** One instant per (requested time, action as completed): `compaction.requested` and its `commit` are one. */
+const instantKey = (i: Instant): string => `${i.requestedTime}.${completedAction(i.action)}`;
+
+/** Of two instants with one requested time, the one lookups by time return: a write, else the first. */
+const preferWrite = (a: Instant | undefined, b: Instant): Instant => (a === undefined || (!WRITE_ACTIONS.has(completedAction(a.action)) && WRITE_ACTIONS.has(completedAction(b.action))) ? b : a);
+
 /** The active timeline of a table, ordered by requested time. */
 export class Timeline {
-  /** Every instant in its latest state, ordered by requested time. */
+  /** Every instant in its latest state, ordered by requested time (a write before a savepoint of the same time). */
   readonly instants: readonly Instant[];
   /** Every timeline file (all states), ordered by requested time then state. */
   readonly files: readonly Instant[];
@@ -16,11 +23,13 @@ export class Timeline {
     this.files = [...files].sort((a, b) => compareInstantTimes(a.requestedTime, b.requestedTime) || STATE_RANK[a.state] - STATE_RANK[b.state]);
     const latest = new Map<string, Instant>();
     for (const f of this.files) {
-      const prev = latest.get(f.requestedTime);
-      if (!prev || STATE_RANK[f.state] >= STATE_RANK[prev.state]) latest.set(f.requestedTime, f);
+      const prev = latest.get(instantKey(f));
+      if (!prev || STATE_RANK[f.state] >= STATE_RANK[prev.state]) latest.set(instantKey(f), f);
     }
-    this.instants = [...latest.values()];
-    this.completedByTime = new Map(this.instants.filter((i) => i.state === 'COMPLETED').map((i) => [i.requestedTime, i]));
+    const writeFirst = (i: Instant): number => (WRITE_ACTIONS.has(completedAction(i.action)) ? 0 : 1);
+    this.instants = [...latest.values()].sort((a, b) => compareInstantTimes(a.requestedTime, b.requestedTime) || writeFirst(a) - writeFirst(b));
+    this.completedByTime = new Map();
+    for (const i of this.instants) if (i.state === 'COMPLETED') this.completedByTime.set(i.requestedTime, preferWrite(this.completedByTime.get(i.requestedTime), i));
   }
 
   /** Build a timeline from the names in a timeline folder; names that are not instants are ignored. */
@@ -48,7 +57,7 @@ export class Timeline {
     return this.instants.filter((i) => i.state !== 'COMPLETED');
   }
 
-  /** The completed instant with this requested time, if any. */
+  /** The completed instant with this requested time, if any (the write when a savepoint shares the time). */
   completedAt(requestedTime: string): Instant | undefined {
     return this.completedByTime.get(requestedTime);
   }
@@ -65,8 +74,15 @@ export class Timeline {
     return writes[writes.length - 1];
   }
 
-  /** The instant (any state) with this requested time, if any. */
+  /** The instant (any state) with this requested time, if any (the write when a savepoint shares the time). */
   get(requestedTime: string): Instant | undefined {
-    return this.instants.find((i) => i.requestedTime === requestedTime);
+    let found: Instant | undefined;
+    for (const i of this.instants) if (i.requestedTime === requestedTime) found = preferWrite(found, i);
+    return found;
+  }
+
+  /** Completed savepoints, oldest first. */
+  savepoints(): Instant[] {
+    return this.instants.filter((i) => i.state === 'COMPLETED' && i.action === 'savepoint');
   }
 }

@@ -1,4 +1,4 @@
-// Model-based test of copy-on-write writes: seeded random sequences of upsert / insert / delete /
+// Model-based test of copy-on-write and merge-on-read writes: seeded random sequences of upsert / insert / delete /
 // insert-overwrite / rollback with duplicate keys and partition moves, checked after every operation
 // against a plain Map: the snapshot, time travel to every earlier commit, and a reopened table.
 import { describe, expect, test } from 'vitest';
@@ -73,16 +73,17 @@ class Sequence {
 async function runSequence(seed: number): Promise<void> {
   const rnd = new Random(seed);
   const index = rnd.pick(INDEXES);
+  const type = rnd.chance(0.5) ? 'COPY_ON_WRITE' as const : 'MERGE_ON_READ' as const;
   const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY';
   const storage: Storage = memoryStorage();
   const table = await createTable(storage, {
-    name: `model_${seed}`, type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
     index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
   });
   const seq = new Sequence(rnd, global);
   for (let step = 0; step < OPERATIONS; step++) {
     const what = rnd.next();
-    const label = `seed ${seed} (${index}) step ${step}`;
+    const label = `seed ${seed} (${type}, ${index}) step ${step}`;
     if (what < 0.4) {
       const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(`k${String(rnd.int(40)).padStart(2, '0')}`));
       const r = await table.upsert(batch);
@@ -119,7 +120,7 @@ async function runSequence(seed: number): Promise<void> {
   }
 }
 
-describe('copy-on-write writes against a Map model', () => {
+describe('writes against a Map model', () => {
   const seeds = Array.from({ length: SEQUENCES }, (_, i) => 1000 + i);
   const groups = 10;
   for (let g = 0; g < groups; g++) {

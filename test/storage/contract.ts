@@ -47,8 +47,17 @@ export function firstDifference(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? -1 : n;
 }
 
-/** Run the Storage contract against a writable store. `factory` must return an empty store each time. */
-export function defineStorageContract(name: string, factory: () => Promise<StorageFixture>): void {
+/** Parts of the contract a test server cannot honour; each names the reason, shown in the skipped suite's title. */
+export interface ContractGaps {
+  /** The server has no atomic create (e.g. s3rver ignores `If-None-Match: *`): the writeIfAbsent checks are skipped. */
+  writeIfAbsent?: string;
+}
+
+/**
+ * Run the Storage contract against a writable store. `factory` must return an empty store each time.
+ * `gaps` skips (visibly, with the reason) what the server behind the store cannot do; cover those elsewhere.
+ */
+export function defineStorageContract(name: string, factory: () => Promise<StorageFixture>, gaps: ContractGaps = {}): void {
   describe(`Storage contract: ${name}`, () => {
     let fx: StorageFixture;
     let s: Storage;
@@ -240,7 +249,8 @@ export function defineStorageContract(name: string, factory: () => Promise<Stora
       });
     });
 
-    describe('writeIfAbsent', () => {
+    const writeIfAbsentSuite = gaps.writeIfAbsent === undefined ? describe : describe.skip;
+    writeIfAbsentSuite(gaps.writeIfAbsent === undefined ? 'writeIfAbsent' : `writeIfAbsent (not testable here: ${gaps.writeIfAbsent})`, () => {
       it('creates a missing file and refuses an existing one', async () => {
         expect(await s.writeIfAbsent('w/once', enc('first'))).toBe(true);
         expect(await s.writeIfAbsent('w/once', enc('second'))).toBe(false);

@@ -1,0 +1,323 @@
+// opfsStorage: a Storage in the Origin Private File System, from the page or a dedicated worker. Files are
+// written to a temp name and moved into place (readers never see half a file); writeIfAbsent is made atomic
+// within the origin by a Web Lock per path. Bulk writes use sync access handles when running in a worker.
+import { LakeletError } from '../errors.js';
+import { errorName, isMissingEntry, storageError } from './dom-errors.js';
+import { checkRange, joinPath, normalizePath, notFound, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+
+/** Options of {@link opfsStorage}. */
+export interface OpfsStorageOptions {
+  /**
+   * Label used in messages and in the name of the table write lock (default `opfs:<folder>`). Give a unique
+   * one when passing a directory handle: two handles with the same name would otherwise share a label.
+   */
+  label?: string;
+  /** Write through `createSyncAccessHandle()` where it exists, i.e. in a dedicated worker (default true). */
+  syncAccessHandles?: boolean;
+}
+
+/** How an {@link OpfsStorage} writes file contents. */
+export type OpfsWriteMethod = 'sync-access-handle' | 'writable-stream';
+
+/** A Storage over an OPFS folder, telling how it writes. */
+export interface OpfsStorage extends Storage {
+  /** `sync-access-handle` in a dedicated worker (unless disabled), `writable-stream` elsewhere. */
+  readonly writeMethod: OpfsWriteMethod;
+}
+
+/**
+ * A Storage over a folder of the Origin Private File System: a `FileSystemDirectoryHandle`, or a folder
+ * path under `navigator.storage.getDirectory()` (`/`-separated, created on first use; `''` = the OPFS root).
+ *
+ * Writes go to a temp file (named `<name>.lakelet-tmp-*`, hidden from listings) that is then moved over the
+ * target with `FileSystemHandle.move()`, so readers see the old or the new bytes, never a mix; where `move()`
+ * is missing the file is written in place through a writable stream (which swaps on close) and its size is
+ * verified. `writeIfAbsent` checks and creates under an exclusive Web Lock named `lakelet:opfs:<folder>/<path>`:
+ * atomic for every tab and worker of this origin that writes through lakelet. OPFS itself has no exclusive
+ * create, so atomicity across origins, browser profiles or other programs writing the folder is not possible.
+ * A full quota raises `STORAGE` naming the file, and no partial file is left behind.
+ */
+export function opfsStorage(dir: FileSystemDirectoryHandle | string, options: OpfsStorageOptions = {}): OpfsStorage {
+  return new OpfsStore(dir, options);
+}
+
+/** Marks temp files of in-progress writes (hidden from listings). */
+const TMP = '.lakelet-tmp-';
+
+interface SyncAccessHandle {
+  write(buffer: Uint8Array, options?: { at?: number }): number;
+  truncate(size: number): void;
+  flush(): void;
+  close(): void;
+}
+type FileHandle = FileSystemFileHandle & {
+  createSyncAccessHandle?: () => Promise<SyncAccessHandle>;
+  move?: (name: string) => Promise<void>;
+};
+type DirectoryHandle = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
+
+/** A same-realm stand-in for Web Locks: one promise chain per name. */
+const localLocks = new Map<string, Promise<unknown>>();
+
+/** Run `fn` holding the exclusive Web Lock `name` (a per-realm lock where Web Locks are missing). */
+async function exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  if (locks && typeof locks.request === 'function') return locks.request(name, { mode: 'exclusive' }, fn) as Promise<T>;
+  const previous = localLocks.get(name) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.then(() => undefined, () => undefined);
+  localLocks.set(name, settled);
+  void settled.then(() => {
+    if (localLocks.get(name) === settled) localLocks.delete(name);
+  });
+  return run;
+}
+
+function syncHandlesExist(): boolean {
+  const ctor = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
+  return ctor !== undefined && typeof (ctor.prototype as FileHandle).createSyncAccessHandle === 'function';
+}
+
+const byPath = (a: FileInfo, b: FileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+class OpfsStore implements OpfsStorage {
+  readonly label: string;
+  readonly readOnly = false;
+  writeMethod: OpfsWriteMethod;
+  private root: Promise<{ dir: FileSystemDirectoryHandle; lockRoot: string }> | undefined;
+
+  constructor(private readonly source: FileSystemDirectoryHandle | string, options: OpfsStorageOptions) {
+    if (typeof source === 'string') {
+      const folder = normalizePath(source);
+      this.source = folder;
+      this.label = options.label ?? `opfs:${folder}`;
+    } else {
+      this.label = options.label ?? `opfs:${source.name}`;
+    }
+    this.writeMethod = options.syncAccessHandles !== false && syncHandlesExist() ? 'sync-access-handle' : 'writable-stream';
+  }
+
+  /** The root folder handle and the name its locks start with (resolved once). */
+  private rootDir(): Promise<{ dir: FileSystemDirectoryHandle; lockRoot: string }> {
+    this.root ??= this.openRoot().catch((err: unknown) => {
+      this.root = undefined;
+      throw err;
+    });
+    return this.root;
+  }
+
+  private async openRoot(): Promise<{ dir: FileSystemDirectoryHandle; lockRoot: string }> {
+    const storageManager = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+    const getDirectory = storageManager?.getDirectory?.bind(storageManager);
+    if (typeof this.source !== 'string') {
+      const resolved = getDirectory ? await getDirectory().then((opfs) => opfs.resolve(this.source as FileSystemDirectoryHandle), () => null) : null;
+      return { dir: this.source, lockRoot: resolved ? resolved.join('/') : `handle:${this.source.name}` };
+    }
+    if (!getDirectory) throw new LakeletError('UNSUPPORTED', `storage(${this.label}): the Origin Private File System is not available here (navigator.storage.getDirectory)`, {});
+    let dir: FileSystemDirectoryHandle;
+    try {
+      dir = await getDirectory();
+      for (const part of this.source === '' ? [] : this.source.split('/')) dir = await dir.getDirectoryHandle(part, { create: true });
+    } catch (err) {
+      throw storageError(this.label, this.source, 'open folder', err);
+    }
+    return { dir, lockRoot: this.source };
+  }
+
+  /** The folder holding `path` (its parent), created on demand; NotFound/TypeMismatch DOMExceptions escape. */
+  private async parentDir(path: string, create: boolean): Promise<{ dir: FileSystemDirectoryHandle; name: string }> {
+    const parts = path.split('/');
+    const name = parts.pop() ?? '';
+    let { dir } = await this.rootDir();
+    for (const part of parts) dir = await dir.getDirectoryHandle(part, { create });
+    return { dir, name };
+  }
+
+  private async fileHandle(path: string): Promise<FileHandle> {
+    if (path === '') throw notFound(this.label, path);
+    const { dir, name } = await this.parentDir(path, false);
+    return dir.getFileHandle(name);
+  }
+
+  async head(path: string): Promise<FileInfo> {
+    const p = normalizePath(path);
+    try {
+      const file = await (await this.fileHandle(p)).getFile();
+      return { path: p, size: file.size, kind: 'file', lastModified: file.lastModified };
+    } catch (err) {
+      throw storageError(this.label, p, 'stat', err);
+    }
+  }
+
+  async read(path: string, range?: ByteRange): Promise<Uint8Array> {
+    const p = normalizePath(path);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const file = await (await this.fileHandle(p)).getFile();
+        if (range === undefined) return new Uint8Array(await file.arrayBuffer());
+        const r = checkRange(this.label, p, file.size, range);
+        return new Uint8Array(await file.slice(r.start, r.end).arrayBuffer());
+      } catch (err) {
+        // NotReadableError: the file was replaced between getFile() and the read; read the new one.
+        if (errorName(err) === 'NotReadableError' && attempt < 4) continue;
+        throw storageError(this.label, p, 'read', err);
+      }
+    }
+  }
+
+  async write(path: string, bytes: Uint8Array): Promise<void> {
+    const p = normalizePath(path);
+    if (p === '') throw notFound(this.label, p);
+    let target: { dir: FileSystemDirectoryHandle; name: string };
+    try {
+      target = await this.parentDir(p, true);
+    } catch (err) {
+      throw storageError(this.label, p, 'write', err);
+    }
+    await this.publish(target.dir, target.name, p, bytes.slice());
+  }
+
+  async writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean> {
+    const p = normalizePath(path);
+    if (p === '') throw notFound(this.label, p);
+    const copy = bytes.slice();
+    const { lockRoot } = await this.rootDir();
+    return exclusive(`lakelet:opfs:${lockRoot}/${p}`, async () => {
+      let target: { dir: FileSystemDirectoryHandle; name: string };
+      try {
+        target = await this.parentDir(p, true);
+      } catch (err) {
+        throw storageError(this.label, p, 'create', err);
+      }
+      try {
+        await target.dir.getFileHandle(target.name);
+        return false; // it exists
+      } catch (err) {
+        if (errorName(err) === 'TypeMismatchError') return false; // a folder holds the name
+        if (errorName(err) !== 'NotFoundError') throw storageError(this.label, p, 'create', err);
+      }
+      await this.publish(target.dir, target.name, p, copy);
+      return true;
+    });
+  }
+
+  /** Write `bytes` to a temp file and move it over `name`; on failure remove what was written. */
+  private async publish(dir: FileSystemDirectoryHandle, name: string, path: string, bytes: Uint8Array): Promise<void> {
+    const tmpName = `${name}${TMP}${Math.random().toString(36).slice(2, 10)}`;
+    let tmp: FileHandle | undefined;
+    try {
+      tmp = await dir.getFileHandle(tmpName, { create: true });
+      if (typeof tmp.move === 'function') {
+        await this.writeBytes(tmp, bytes);
+        await tmp.move(name);
+        return;
+      }
+    } catch (err) {
+      if (tmp) await dir.removeEntry(tmpName).catch(() => undefined);
+      throw storageError(this.label, path, 'write', err);
+    }
+    // No move(): write in place (a writable stream only swaps its bytes in on close), then verify.
+    await dir.removeEntry(tmpName).catch(() => undefined);
+    const existed = await dir.getFileHandle(name).then(() => true, () => false);
+    try {
+      const handle: FileHandle = await dir.getFileHandle(name, { create: true });
+      await this.writeBytes(handle, bytes);
+      const size = (await handle.getFile()).size;
+      if (size !== bytes.length) throw new LakeletError('STORAGE', `storage(${this.label}): wrote ${bytes.length} bytes to ${JSON.stringify(path)} but it holds ${size}`, { path });
+    } catch (err) {
+      if (!existed) await dir.removeEntry(name).catch(() => undefined);
+      throw storageError(this.label, path, 'write', err);
+    }
+  }
+
+  private async writeBytes(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+    if (this.writeMethod === 'sync-access-handle' && typeof handle.createSyncAccessHandle === 'function') {
+      let access: SyncAccessHandle | undefined;
+      try {
+        access = await handle.createSyncAccessHandle();
+      } catch (err) {
+        const name = errorName(err);
+        if (name !== 'InvalidStateError' && name !== 'NotSupportedError' && name !== 'SecurityError') throw err;
+        this.writeMethod = 'writable-stream'; // not allowed in this context after all
+      }
+      if (access) {
+        try {
+          access.truncate(0);
+          let at = 0;
+          while (at < bytes.length) {
+            const n = access.write(bytes.subarray(at), { at });
+            if (!(n > 0)) throw new LakeletError('STORAGE', `storage(${this.label}): short write at byte ${at}`, { offset: at });
+            at += n;
+          }
+          access.flush();
+        } finally {
+          access.close();
+        }
+        return;
+      }
+    }
+    const writable = await handle.createWritable();
+    try {
+      await writable.write(bytes as Uint8Array<ArrayBuffer>);
+      await writable.close();
+    } catch (err) {
+      await writable.abort().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {
+    const root = normalizePath(prefix);
+    let dir: FileSystemDirectoryHandle;
+    try {
+      dir = (await this.rootDir()).dir;
+      for (const part of root === '' ? [] : root.split('/')) dir = await dir.getDirectoryHandle(part);
+    } catch (err) {
+      if (isMissingEntry(err)) return [];
+      throw storageError(this.label, root, 'list', err);
+    }
+    const out: FileInfo[] = [];
+    const walk = async (folder: FileSystemDirectoryHandle, rel: string): Promise<void> => {
+      const files: Promise<FileInfo | undefined>[] = [];
+      const folders: [FileSystemDirectoryHandle, string][] = [];
+      try {
+        for await (const [name, handle] of (folder as DirectoryHandle).entries()) {
+          if (name.includes(TMP)) continue;
+          const path = joinPath(rel, name);
+          if (handle.kind === 'directory') {
+            if (options.recursive) folders.push([handle as FileSystemDirectoryHandle, path]);
+            else out.push({ path, size: 0, kind: 'directory' });
+          } else {
+            files.push((handle as FileSystemFileHandle).getFile().then(
+              (f): FileInfo => ({ path, size: f.size, kind: 'file', lastModified: f.lastModified }),
+              (err: unknown) => {
+                if (isMissingEntry(err)) return undefined; // removed while listing
+                throw storageError(this.label, path, 'stat', err);
+              },
+            ));
+          }
+        }
+      } catch (err) {
+        if (isMissingEntry(err)) return; // folder removed while listing
+        throw storageError(this.label, rel, 'list', err);
+      }
+      for (const f of await Promise.all(files)) if (f) out.push(f);
+      for (const [sub, path] of folders) await walk(sub, path);
+    };
+    await walk(dir, root);
+    return out.sort(byPath);
+  }
+
+  async delete(path: string): Promise<void> {
+    const p = normalizePath(path);
+    if (p === '') return;
+    try {
+      const { dir, name } = await this.parentDir(p, false);
+      await dir.getFileHandle(name); // only files are deleted: a folder or a missing name is a no-op
+      await dir.removeEntry(name);
+    } catch (err) {
+      if (isMissingEntry(err)) return;
+      throw storageError(this.label, p, 'delete', err);
+    }
+  }
+}

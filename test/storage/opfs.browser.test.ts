@@ -1,0 +1,297 @@
+// opfsStorage in headless Chromium: the shared Storage contract (by folder path, by handle, and without
+// FileSystemHandle.move), atomic replacement and creation, quota failures, writeIfAbsent races across
+// instances and a worker, and the same operations run from a dedicated worker with sync access handles.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLakeletError } from '../../src/errors.js';
+import { storageError } from '../../src/storage/dom-errors.js';
+import { opfsStorage, type OpfsStorage } from '../../src/storage/opfs.js';
+import { defineStorageContract, firstDifference, lakeletError, patternBytes } from './contract.js';
+import type { WorkerReply, WorkerRequest } from './opfs-worker.js';
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const dec = (b: Uint8Array): string => new TextDecoder().decode(b);
+const BASE = 'lakelet-opfs-test';
+let counter = 0;
+const freshFolder = () => `${BASE}/run-${Date.now()}-${counter++}`;
+
+async function removeFolder(folder: string): Promise<void> {
+  let dir = await navigator.storage.getDirectory();
+  const parts = folder.split('/');
+  const last = parts.pop() as string;
+  for (const p of parts) dir = await dir.getDirectoryHandle(p);
+  await dir.removeEntry(last, { recursive: true }).catch(() => undefined);
+}
+
+async function folderHandle(folder: string): Promise<FileSystemDirectoryHandle> {
+  let dir = await navigator.storage.getDirectory();
+  for (const p of folder.split('/')) dir = await dir.getDirectoryHandle(p, { create: true });
+  return dir;
+}
+
+/** Every entry below `folder` as OPFS itself sees it (temp files included). */
+async function rawTree(folder: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: FileSystemDirectoryHandle, rel: string): Promise<void> => {
+    for await (const [name, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+      const path = rel ? `${rel}/${name}` : name;
+      out.push(path);
+      if (h.kind === 'directory') await walk(h as FileSystemDirectoryHandle, path);
+    }
+  };
+  await walk(await folderHandle(folder), '');
+  return out.sort();
+}
+
+defineStorageContract('opfsStorage (page, folder path)', async () => {
+  const folder = freshFolder();
+  return { storage: opfsStorage(folder), cleanup: () => removeFolder(folder) };
+});
+
+defineStorageContract('opfsStorage (page, directory handle)', async () => {
+  const folder = freshFolder();
+  return { storage: opfsStorage(await folderHandle(folder)), cleanup: () => removeFolder(folder) };
+});
+
+type Movable = { move?: unknown };
+defineStorageContract('opfsStorage (page, no FileSystemHandle.move: write in place + verify)', async () => {
+  const folder = freshFolder();
+  const proto = FileSystemHandle.prototype as Movable;
+  const move = Object.getOwnPropertyDescriptor(proto, 'move');
+  delete proto.move;
+  return {
+    storage: opfsStorage(folder),
+    cleanup: async () => {
+      if (move) Object.defineProperty(proto, 'move', move);
+      await removeFolder(folder);
+    },
+  };
+});
+
+describe('opfsStorage in the page', () => {
+  let folder: string;
+  let s: OpfsStorage;
+  beforeEach(() => {
+    folder = freshFolder();
+    s = opfsStorage(folder);
+  });
+  afterEach(async () => {
+    await removeFolder(folder);
+  });
+
+  it('labels itself with the folder and writes through writable streams', () => {
+    expect(s.label).toBe(`opfs:${folder}`);
+    expect(s.writeMethod).toBe('writable-stream');
+    expect(opfsStorage('/x/y/').label).toBe('opfs:x/y');
+    expect(opfsStorage('x', { label: 'mine' }).label).toBe('mine');
+  });
+
+  it('rejects an invalid folder path', () => {
+    expect(() => opfsStorage('a/../b')).toThrow(/invalid path/);
+  });
+
+  it('leaves no temp files behind, and hides foreign ones from listings', async () => {
+    await s.write('p/a.parquet', enc('one'));
+    await s.write('p/a.parquet', enc('two'));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => s.write(`p/f${i}`, enc(String(i)))));
+    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('c'))).toBe(true);
+    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('d'))).toBe(false);
+    expect(await rawTree(folder)).toEqual(['.hoodie', '.hoodie/1.commit', 'p', 'p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
+    const dir = await (await folderHandle(folder)).getDirectoryHandle('p');
+    await (await dir.getFileHandle('a.parquet.lakelet-tmp-abc123', { create: true })).createWritable().then((w) => w.close());
+    expect((await s.list('p')).map((i) => i.path)).toEqual(['p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
+  });
+
+  it('sees files written by others through the OPFS API', async () => {
+    const dir = await folderHandle(folder);
+    const w = await (await dir.getFileHandle('outside.txt', { create: true })).createWritable();
+    await w.write('from outside');
+    await w.close();
+    expect(await s.head('outside.txt')).toMatchObject({ path: 'outside.txt', size: 12, kind: 'file' });
+    expect((await s.head('outside.txt')).lastModified).toBeGreaterThan(0);
+  });
+
+  it('write replaces atomically: concurrent readers see the old or the new bytes, never a mix', async () => {
+    const oldBytes = patternBytes(6 * 1024 * 1024, 3);
+    const newBytes = patternBytes(6 * 1024 * 1024, 4);
+    await s.write('big.parquet', oldBytes);
+    let done = false;
+    const seen: string[] = [];
+    const reader = (async () => {
+      while (!done) {
+        const got = await s.read('big.parquet');
+        seen.push(firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
+      }
+    })();
+    await s.write('big.parquet', newBytes);
+    done = true;
+    await reader;
+    expect(seen.filter((x) => x.startsWith('torn'))).toEqual([]);
+    expect(firstDifference(await s.read('big.parquet'), newBytes)).toBe(-1);
+  });
+
+  it('writeIfAbsent publishes atomically: a reader never sees a partial or empty file', async () => {
+    const bytes = patternBytes(8 * 1024 * 1024, 5);
+    let done = false;
+    const seen: string[] = [];
+    const reader = (async () => {
+      while (!done) {
+        try {
+          const got = await s.read('.hoodie/20240101000000000.commit');
+          seen.push(firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`);
+        } catch (err) {
+          if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+          seen.push('absent');
+        }
+      }
+    })();
+    expect(await s.writeIfAbsent('.hoodie/20240101000000000.commit', bytes)).toBe(true);
+    done = true;
+    await reader;
+    expect(seen.filter((x) => x.startsWith('partial'))).toEqual([]);
+    expect(firstDifference(await s.read('.hoodie/20240101000000000.commit'), bytes)).toBe(-1);
+  });
+
+  it('writeIfAbsent: 20 concurrent callers on 4 separate instances of one folder → exactly one wins', async () => {
+    const stores = [s, opfsStorage(folder), opfsStorage(folder), opfsStorage(await folderHandle(folder))];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (stores[i % 4] as OpfsStorage).writeIfAbsent('.hoodie/7.commit', enc(`writer ${i}`))));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(dec(await s.read('.hoodie/7.commit'))).toBe(`writer ${results.indexOf(true)}`);
+    expect(await rawTree(folder)).toEqual(['.hoodie', '.hoodie/7.commit']);
+  });
+
+  it('writeIfAbsent holds a Web Lock per path while it creates', async () => {
+    let held: string[] = [];
+    await navigator.locks.request(`lakelet:opfs:${folder}/.hoodie/9.commit`, async () => {
+      const pending = s.writeIfAbsent('.hoodie/9.commit', enc('x'));
+      await new Promise((r) => setTimeout(r, 50));
+      held = (await navigator.locks.query()).pending?.map((l) => l.name ?? '') ?? [];
+      await expect(s.head('.hoodie/9.commit')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      void pending;
+    });
+    expect(held).toContain(`lakelet:opfs:${folder}/.hoodie/9.commit`);
+    // once the lock is released, the waiting create goes ahead
+    await expect.poll(async () => (await s.list('.hoodie')).map((i) => i.path)).toEqual(['.hoodie/9.commit']);
+  });
+
+  it('a path below a file, or a folder in place of a file, is NOT_FOUND on read and refused on create', async () => {
+    await s.write('blocker', enc('file, not a folder'));
+    const err = await lakeletError(s.head('blocker/child'));
+    expect(err.code).toBe('NOT_FOUND');
+    expect(err.context.path).toBe('blocker/child');
+    expect(['STORAGE', 'NOT_FOUND']).toContain((await lakeletError(s.write('blocker/child', enc('x')))).code);
+    await s.write('dir/inner', enc('x'));
+    expect(await s.writeIfAbsent('dir', enc('x'))).toBe(false);
+    await s.delete('dir'); // a folder is not deleted by delete()
+    expect(dec(await s.read('dir/inner'))).toBe('x');
+    expect(await rawTree(folder)).toEqual(['blocker', 'dir', 'dir/inner']);
+  });
+});
+
+describe('opfsStorage quota handling', () => {
+  it('maps a QuotaExceededError DOMException to STORAGE naming the file', () => {
+    const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    const err = storageError('opfs:t', 'p/f.parquet', 'write', quota);
+    expect(err.code).toBe('STORAGE');
+    expect(err.context).toMatchObject({ path: 'p/f.parquet', reason: 'QUOTA_EXCEEDED' });
+    expect(err.message).toContain('quota');
+    expect(err.message).toContain('p/f.parquet');
+    expect(err.cause).toBe(quota);
+    expect(storageError('opfs:t', 'x', 'read', new DOMException('gone', 'NotFoundError')).code).toBe('NOT_FOUND');
+    expect(storageError('opfs:t', 'x', 'read', new DOMException('dir', 'TypeMismatchError')).code).toBe('NOT_FOUND');
+    expect(storageError('opfs:t', 'x', 'read', new DOMException('no', 'NoModificationAllowedError'))).toMatchObject({ code: 'STORAGE', context: { path: 'x' } });
+  });
+
+  for (const withMove of [true, false]) {
+    it(`a write that runs out of quota raises STORAGE and leaves no file (${withMove ? 'temp + move' : 'in place'})`, async () => {
+      const folder = freshFolder();
+      const s = opfsStorage(folder);
+      await s.write('keep.txt', enc('kept'));
+      const proto = FileSystemWritableFileStream.prototype;
+      const write = Object.getOwnPropertyDescriptor(proto, 'write') as PropertyDescriptor;
+      const handleProto = FileSystemHandle.prototype as Movable;
+      const move = Object.getOwnPropertyDescriptor(handleProto, 'move');
+      Object.defineProperty(proto, 'write', { configurable: true, value: () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) });
+      if (!withMove) delete handleProto.move;
+      try {
+        for (const op of [() => s.write('p/big.parquet', patternBytes(1000)), () => s.writeIfAbsent('.hoodie/1.commit', enc('c')), () => s.write('keep.txt', enc('replaced'))]) {
+          const err = await lakeletError(op());
+          expect(err.code).toBe('STORAGE');
+          expect(err.message).toMatch(/quota/);
+          expect(['p/big.parquet', '.hoodie/1.commit', 'keep.txt']).toContain(err.context.path);
+        }
+      } finally {
+        Object.defineProperty(proto, 'write', write);
+        if (move) Object.defineProperty(handleProto, 'move', move);
+      }
+      expect((await s.list('', { recursive: true })).map((i) => i.path)).toEqual(['keep.txt']);
+      expect(dec(await s.read('keep.txt'))).toBe('kept');
+      expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') || p.endsWith('.parquet') || p.endsWith('.commit'))).toEqual([]);
+      expect(await s.writeIfAbsent('.hoodie/1.commit', enc('c'))).toBe(true);
+      await removeFolder(folder);
+    });
+  }
+});
+
+describe('opfsStorage in a dedicated worker', () => {
+  let worker: Worker;
+  let folder: string;
+  const ask = (req: WorkerRequest): Promise<WorkerReply> =>
+    new Promise((resolve, reject) => {
+      const w = new Worker(new URL('./opfs-worker.ts', import.meta.url), { type: 'module' });
+      worker = w;
+      w.onmessage = (e: MessageEvent<WorkerReply>) => {
+        w.terminate();
+        resolve(e.data);
+      };
+      w.onerror = (e) => {
+        w.terminate();
+        reject(new Error(`worker failed: ${e.message}`));
+      };
+      w.postMessage(req);
+    });
+  beforeEach(() => {
+    folder = freshFolder();
+  });
+  afterEach(async () => {
+    worker?.terminate();
+    await removeFolder(folder);
+  });
+
+  it('writes with sync access handles; the page reads what the worker wrote', async () => {
+    const size = 4 * 1024 * 1024 + 17;
+    const reply = await ask({ kind: 'basics', folder, size });
+    expect(reply.error).toBeUndefined();
+    expect(reply.ok).toBe(true);
+    expect(reply.syncHandles).toBe(true);
+    expect(reply.writeMethod).toBe('sync-access-handle');
+    expect(reply.checks).toEqual({
+      roundTrip: true,
+      range: true,
+      size,
+      list: ['.hoodie/1.commit', 'data/big.bin', 'data/small.txt'],
+      top: ['directory:.hoodie', 'directory:data'],
+      creates: [true, false],
+      missing: 'NOT_FOUND:gone',
+    });
+    const s = opfsStorage(folder);
+    expect((await s.head('data/big.bin')).size).toBe(size);
+    expect(dec(await s.read('data/small.txt'))).toBe('from the worker, again');
+    expect(dec(await s.read('.hoodie/1.commit'))).toBe('one');
+    expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-'))).toEqual([]);
+  });
+
+  it('writeIfAbsent race between the page and two workers: exactly one of 30 callers wins', async () => {
+    const path = '.hoodie/20240101000000000.commit';
+    const start = Date.now() + 300;
+    const workers = [ask({ kind: 'race', folder, path, callers: 10, start }), ask({ kind: 'race', folder, path, callers: 10, start })];
+    const s = opfsStorage(folder);
+    while (Date.now() < start) await new Promise((r) => setTimeout(r, 1));
+    const mine = await Promise.all(Array.from({ length: 10 }, (_, i) => s.writeIfAbsent(path, enc(`page-${i}`))));
+    const replies = await Promise.all(workers);
+    for (const r of replies) expect(r.error).toBeUndefined();
+    const wins = mine.filter(Boolean).length + replies.reduce((n, r) => n + (r.wins ?? 0), 0);
+    expect(wins).toBe(1);
+    expect(dec(await s.read(path))).toMatch(/^(page|worker)-\d$/);
+    expect(await rawTree(folder)).toEqual(['.hoodie', `${path}`]);
+  });
+});
