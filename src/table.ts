@@ -15,9 +15,10 @@ import type { CommitMetadata } from './timeline/commit-metadata.js';
 import { LakeletError } from './errors.js';
 import { createTableFiles, type CreateTableOptions } from './engine/create-table.js';
 import type { TagMap } from './engine/index-lookup.js';
-import { rollbackFailedWrites, rollbackInstant, type RollbackResult } from './engine/rollback.js';
+import { rollbackLatestWrite, type RollbackResult } from './engine/rollback.js';
+import { runPendingCompactions, scheduleCompaction, type CompactionResult } from './engine/compaction.js';
 import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
-import type { WriteOptions } from './engine/write-config.js';
+import { resolveWriteOptions, type WriteOptions } from './engine/write-config.js';
 import type { WriteInput } from './engine/write-input.js';
 
 /** Options of {@link Table.fileSlices}. */
@@ -178,19 +179,22 @@ export class Table {
    * completed write or a pending one. Older commits cannot be rolled back alone (use a savepoint restore).
    */
   async rollback(instant?: string | Instant): Promise<RollbackResult> {
-    await rollbackFailedWrites(this.state.storage);
-    const state = await TableState.load(this.state.storage);
-    const latest = state.timeline.latestWrite();
-    const time = instant === undefined ? latest?.requestedTime : typeof instant === 'string' ? instant : instant.requestedTime;
-    if (time === undefined) throw new LakeletError('NOT_FOUND', 'rollback: the table has no commit to roll back', {});
-    const target = state.timeline.get(time);
-    if (!target) throw new LakeletError('NOT_FOUND', `rollback: no instant ${JSON.stringify(time)} on the timeline`, { instant: time });
-    if (target.state === 'COMPLETED' && target.requestedTime !== latest?.requestedTime) {
-      throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first`, { instant: time });
-    }
-    const result = await rollbackInstant(state, target);
+    const result = await rollbackLatestWrite(this.state.storage, typeof instant === 'object' ? instant.requestedTime : instant);
     await this.refresh();
     return result;
+  }
+
+  /**
+   * Compact a merge-on-read table now: schedule a plan for every slice with log files (unless one is
+   * pending) and run all pending compactions. Writers may keep writing meanwhile; their logs go to the
+   * new slices.
+   */
+  async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
+    const resolved = resolveWriteOptions(this.writeDefaults, options);
+    await scheduleCompaction(this.state.storage, resolved.compaction, options.force ?? true);
+    const results = await runPendingCompactions(this.state.storage, resolved);
+    await this.refresh();
+    return results;
   }
 
   private async write(request: Omit<WriteRequest, 'defaults' | 'keyMap'>): Promise<WriteResult> {

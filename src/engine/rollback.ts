@@ -75,7 +75,9 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
 /** Carry out a planned rollback: hide the target, remove its files, clean its timeline, complete. */
 async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, started: number): Promise<RollbackResult> {
   const { storage, config } = state;
-  const targetFiles = state.timeline.files.filter((f) => f.requestedTime === target.requestedTime && f.action === target.action);
+  // Every timeline file of the instant, except a compaction's plan: a rolled-back compaction is pending
+  // again (as in Hudi) and re-runs without the rolled-back blocks.
+  const targetFiles = state.timeline.files.filter((f) => f.requestedTime === target.requestedTime && f.action !== 'rollback' && !(f.action === 'compaction' && f.state === 'REQUESTED'));
   // The completed file goes first: from then on readers no longer see the write.
   for (const f of targetFiles.filter((x) => x.state === 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);
   for (const f of targets.baseFiles) await storage.delete(f);
@@ -120,6 +122,36 @@ export async function rollbackInstant(state: TableState, target: Instant, now?: 
   await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.requested`, plan);
   await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
   return executeRollback(state, rollbackTime, target, targets, started);
+}
+
+/** True for commits made by table services (compaction, clustering, log compaction), not by writers. */
+export function isTableServiceCommit(state: TableState, instant: Instant): boolean {
+  return state.timeline.files.some((f) => f.requestedTime === instant.requestedTime && (f.action === 'compaction' || f.action === 'clustering' || f.action === 'logcompaction'));
+}
+
+/**
+ * Undo the latest completed data write (or `instant`, which must be the latest data write or pending):
+ * table-service commits made after it (compactions that merged its logs) are rolled back first, newest
+ * first. Returns the rollback of the write itself.
+ */
+export async function rollbackLatestWrite(storage: Storage, instant?: string, now?: Date): Promise<RollbackResult> {
+  await rollbackFailedWrites(storage, now);
+  let state = await TableState.load(storage);
+  const writes = state.timeline.completedWrites();
+  const dataWrites = writes.filter((w) => !isTableServiceCommit(state, w));
+  const latest = dataWrites.at(-1);
+  const time = instant ?? latest?.requestedTime;
+  if (time === undefined) throw new LakeletError('NOT_FOUND', 'rollback: the table has no commit to roll back', {});
+  const target = state.timeline.get(time);
+  if (!target || !WRITE_ACTIONS.has(target.action)) throw new LakeletError('NOT_FOUND', `rollback: no commit ${JSON.stringify(time)} on the timeline`, { instant: time });
+  if (target.requestedTime !== latest?.requestedTime) {
+    throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first or restore a savepoint`, { instant: time });
+  }
+  for (const service of writes.filter((w) => w.requestedTime > target.requestedTime).reverse()) {
+    await rollbackInstant(state, service, now);
+    state = await TableState.load(storage);
+  }
+  return rollbackInstant(state, state.timeline.get(time) ?? target, now);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { LakeletError, isLakeletError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
-import { parseRestorePlan, serializeRestoreMetadata, serializeRestorePlan, type RestoreMetadata, type RestorePlan } from '../timeline/restore-metadata.js';
+import { parseRestoreMetadata, parseRestorePlan, serializeRestoreMetadata, serializeRestorePlan, type RestoreMetadata, type RestorePlan } from '../timeline/restore-metadata.js';
 import { parseRollbackMetadata, type InstantInfo, type RollbackMetadata } from '../timeline/rollback-metadata.js';
 import { serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../timeline/savepoint-metadata.js';
 import { newInstantTime } from './commit-protocol.js';
@@ -155,12 +155,46 @@ export async function restore(storage: Storage, savepointInstant: string | Insta
  * a table without pending restores costs one timeline listing. Returns the restores finished.
  */
 export async function finishPendingRestores(storage: Storage, options: { now?: Date } = {}): Promise<RestoreResult[]> {
-  const pending = await pendingRestores(await TableState.load(storage));
-  if (pending.length === 0) return [];
+  const state = await TableState.load(storage);
+  const pending = await pendingRestores(state);
+  if (pending.length === 0) {
+    await sweepRestoreRollbacks(state);
+    return [];
+  }
   await rollbackFailedWrites(storage, options.now);
   const results: RestoreResult[] = [];
   for (const p of pending) results.push(await executeRestore(storage, p.instant, p.plan, Date.now(), options.now));
   return results;
+}
+
+/** Delete a rollback instant's files: inflight, requested, then completed (never a pending one without its plan). */
+async function deleteRollbackInstant(state: TableState, time: string): Promise<void> {
+  const order = { INFLIGHT: 0, REQUESTED: 1, COMPLETED: 2 } as const;
+  for (const f of filesOf(state, time, 'rollback').sort((a, b) => order[a.state] - order[b.state])) await state.storage.delete(state.instantPath(f));
+}
+
+/**
+ * Remove the rollback instants a completed restore left behind when it crashed while removing them: the
+ * completed rollbacks right after the latest restore instant (no other instant in between) that rolled
+ * back only instants the restore planned. Costs nothing but the listing when there are none.
+ */
+async function sweepRestoreRollbacks(state: TableState): Promise<void> {
+  const last = state.timeline.completed().filter((i) => i.action === 'restore').at(-1);
+  if (!last) return;
+  const candidates: Instant[] = [];
+  for (const i of state.timeline.instants) {
+    if (compareInstantTimes(i.requestedTime, last.requestedTime) <= 0) continue;
+    if (i.action !== 'rollback' || i.state !== 'COMPLETED') break;
+    candidates.push(i);
+  }
+  if (candidates.length === 0) return;
+  const restorePath = state.instantPath(last);
+  const planned = new Set(parseRestoreMetadata(await state.storage.read(restorePath), restorePath).instantsToRollback);
+  for (const r of candidates) {
+    const path = state.instantPath(r);
+    const md = parseRollbackMetadata(await state.storage.read(path), path);
+    if (md.commitsRollback.length > 0 && md.commitsRollback.every((c) => planned.has(c))) await deleteRollbackInstant(state, r.requestedTime);
+  }
 }
 
 /** Pending restore instants with their plans, oldest first. */
@@ -219,9 +253,7 @@ async function executeRestore(storage: Storage, restoreTime: string, plan: Resto
   state = await TableState.load(storage);
   for (const r of state.timeline.completed()) {
     if (r.action !== 'rollback' || (savepointTime !== null && compareInstantTimes(r.requestedTime, savepointTime) <= 0)) continue;
-    const files = filesOf(state, r.requestedTime, 'rollback');
-    const order = { INFLIGHT: 0, REQUESTED: 1, COMPLETED: 2 } as const;
-    for (const f of files.sort((a, b) => order[a.state] - order[b.state])) await storage.delete(state.instantPath(f));
+    await deleteRollbackInstant(state, r.requestedTime);
   }
   return { instant: restoreTime, savepoint: savepointTime ?? '', rolledBack: plan.instantsToRollback, metadata };
 }

@@ -11,6 +11,8 @@ import { parseCommitMetadata, type CommitMetadata } from '../timeline/commit-met
 import { compareInstantTimes, type Instant } from '../timeline/instant.js';
 import { Timeline } from '../timeline/timeline.js';
 import { storageBuffer } from './storage-buffer.js';
+import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../timeline/archived-timeline.js';
+import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 
 /** Path of the table config, relative to the table root. */
 export const PROPERTIES_PATH = '.hoodie/hoodie.properties';
@@ -126,6 +128,105 @@ export class TableState {
     if (!schema && this.config.createSchema) schema = parseRecordSchema(this.config.createSchema, PROPERTIES_PATH);
     if (!schema) schema = { type: 'record', name: `${this.config.name}_record`, namespace: '', fullName: `${this.config.name}_record`, fields: [] };
     return this.config.populateMetaFields ? withMetaFields(schema) : withoutMetaFields(schema);
+  }
+
+  private archived: Promise<ArchivedTimeline> | undefined;
+  private readableFrom: Promise<{ instant: string; clean: string } | undefined> | undefined;
+
+  /**
+   * The archived timeline (v6 `.hoodie/archived/` log files), read once on first use. Instants archived twice
+   * (a crash between writing the archive and trimming the active timeline) count once; callers prefer the
+   * active timeline's copy. Layout-2 history (LSM) is not read: empty.
+   */
+  archivedTimeline(): Promise<ArchivedTimeline> {
+    this.archived ??= (async () => {
+      if (this.config.timelineLayoutVersion !== 1) return new ArchivedTimeline([]);
+      const files = (await this.storage.list(this.config.archivePath))
+        .filter((f) => f.kind === 'file')
+        .map((f) => ({ path: f.path, version: archiveFileVersion(f.path.slice(f.path.lastIndexOf('/') + 1)) }))
+        .filter((f): f is { path: string; version: number } => f.version !== undefined)
+        .sort((a, b) => a.version - b.version);
+      const entries = [];
+      for (const f of files) entries.push(...parseArchiveFile(await this.storage.read(f.path), f.path));
+      return new ArchivedTimeline(entries);
+    })();
+    return this.archived;
+  }
+
+  /**
+   * Completed writes with `from` < requested time ≤ `to`, with their commit metadata, oldest first: the active
+   * timeline's, plus the archived ones (read only when `from` is older than the active timeline's first write).
+   */
+  async writesInRange(from: string, to: string): Promise<{ instant: Instant; metadata: CommitMetadata }[]> {
+    const inRange = (t: string) => compareInstantTimes(t, from) > 0 && compareInstantTimes(t, to) <= 0;
+    const active = this.timeline.completedWrites();
+    const out: { instant: Instant; metadata: CommitMetadata }[] = [];
+    const first = active[0]?.requestedTime;
+    if (first === undefined || compareInstantTimes(from, first) < 0) {
+      const archived = await this.archivedTimeline();
+      for (const i of archived.completedWrites()) {
+        if (!inRange(i.requestedTime) || this.timeline.completedAt(i.requestedTime)) continue;
+        const metadata = archived.commitMetadata(i.requestedTime) ?? { partitionToWriteStats: {}, partitionToReplaceFileIds: {}, compacted: false, extraMetadata: {}, operationType: undefined };
+        out.push({ instant: i, metadata });
+      }
+    }
+    for (const i of active) if (inRange(i.requestedTime)) out.push({ instant: i, metadata: await this.commitMetadata(i) });
+    return out.sort((a, b) => compareInstantTimes(a.instant.requestedTime, b.instant.requestedTime));
+  }
+
+  /**
+   * The oldest instant whose snapshot is still complete on storage, with the clean that set it: the greatest
+   * earliest-commit-to-retain of the completed (and pending) cleans on the active timeline; undefined when the
+   * table was never cleaned. A clean without one (Hudi's KEEP_LATEST_FILE_VERSIONS) counts from the last
+   * commit it saw.
+   */
+  oldestReadableInstant(): Promise<{ instant: string; clean: string } | undefined> {
+    this.readableFrom ??= (async () => {
+      let best: { instant: string; clean: string } | undefined;
+      const raise = (instant: string | undefined, clean: string) => {
+        if (instant && (best === undefined || compareInstantTimes(best.instant, instant) < 0)) best = { instant, clean };
+      };
+      for (const i of this.timeline.instants) {
+        if (i.action !== 'clean') continue;
+        if (i.state === 'COMPLETED') {
+          const path = this.instantPath(i);
+          const md = parseCleanMetadata(await this.storage.read(path), path);
+          raise(md.earliestCommitToRetain || md.lastCompletedCommitTimestamp, i.requestedTime);
+        } else {
+          const path = `${this.config.timelinePath}/${i.requestedTime}.clean.requested`;
+          try {
+            const plan = parseCleanerPlan(await this.storage.read(path), path);
+            raise(plan.earliestInstantToRetain?.timestamp || plan.lastCompletedCommitTimestamp, i.requestedTime);
+          } catch (err) {
+            if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+          }
+        }
+      }
+      return best;
+    })();
+    return this.readableFrom;
+  }
+
+  /**
+   * Throw `NOT_FOUND` when a time-travel query as of `asOf` would need files a clean deleted: `asOf` is older
+   * than {@link oldestReadableInstant} and its snapshot is not a savepointed commit's. The error names the
+   * instant, the oldest readable instant and the savepoints still readable. Undefined `asOf` (latest) passes.
+   */
+  async checkReadable(asOf: string | undefined): Promise<void> {
+    if (asOf === undefined) return;
+    const from = await this.oldestReadableInstant();
+    if (!from || compareInstantTimes(asOf, from.instant) >= 0) return;
+    const savepoints = this.timeline.completed().filter((i) => i.action === 'savepoint').map((i) => i.requestedTime);
+    const writes = this.writesAsOf(asOf);
+    const snapshot = writes[writes.length - 1]?.requestedTime;
+    if (snapshot !== undefined && savepoints.includes(snapshot)) return;
+    const also = savepoints.filter((t) => compareInstantTimes(t, from.instant) < 0);
+    throw new LakeletError(
+      'NOT_FOUND',
+      `query: the table as of ${asOf} is no longer readable (clean ${from.clean} deleted its files); the oldest readable instant is ${from.instant}` +
+        (also.length > 0 ? `, or the savepoint${also.length > 1 ? 's' : ''} ${also.join(', ')}` : ''),
+      { instant: asOf, value: from.instant, savepoints: also },
+    );
   }
 
   private async baseFileSchema(path: string): Promise<AvroRecordSchema | undefined> {

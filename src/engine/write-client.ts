@@ -22,6 +22,7 @@ import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
 import { prepareSchema } from './write-schema.js';
+import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
@@ -87,8 +88,9 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   const isReplace = REPLACE_OPS.has(op);
   const action: Action = isReplace ? 'replacecommit' : config.tableType === 'MERGE_ON_READ' ? 'deltacommit' : 'commit';
   const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now);
+  let result: WriteResult;
   try {
-    return await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
+    result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
   } catch (err) {
     // Undo what this write left behind; if that fails too, the next write rolls it back.
     try {
@@ -99,6 +101,16 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
       /* the next writer finishes the rollback */
     }
     throw err;
+  }
+  await runTableServices(storage, config.tableType, options);
+  return result;
+}
+
+/** Post-commit services the options ask for: inline compaction of merge-on-read tables. */
+async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<void> {
+  if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
+    await scheduleCompaction(storage, options.compaction);
+    await runPendingCompactions(storage, options);
   }
 }
 

@@ -31,6 +31,11 @@ export interface WriteOptions extends Partial<FileSizing> {
   schema?: unknown;
   /** Called as the write advances. */
   onProgress?: (progress: WriteProgress) => void;
+  /**
+   * Merge-on-read compaction after writes: `inline` (default true) schedules and runs one when `deltaCommits`
+   * (default 5) deltacommits accumulated since the last one, or the logs reach `logBytes`.
+   */
+  compaction?: { inline?: boolean; deltaCommits?: number; logBytes?: number };
 }
 
 /** Options with every default filled in. */
@@ -43,6 +48,7 @@ export interface ResolvedWriteOptions extends FileSizing {
   bloomFilter: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' };
   schema: unknown;
   onProgress: (progress: WriteProgress) => void;
+  compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -70,5 +76,10 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     bloomFilter: o.bloomFilter ?? {},
     schema: o.schema,
     onProgress: o.onProgress ?? (() => undefined),
+    compaction: {
+      inline: o.compaction?.inline ?? true,
+      deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
+      logBytes: o.compaction?.logBytes === undefined ? undefined : positive('compaction.logBytes', o.compaction.logBytes, 1),
+    },
   };
 }

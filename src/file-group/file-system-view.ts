@@ -51,7 +51,7 @@ export class FileSystemView {
       const name = slash < 0 ? f.path : f.path.slice(slash + 1);
       const base = parseBaseFileName(name);
       if (base) {
-        if (base.extension !== 'parquet' || !timeline.isCompletedWrite(base.instantTime)) continue;
+        if (base.extension !== 'parquet' || !timeline.isCommittedWrite(base.instantTime)) continue; // archived commits count
         const file: BaseFile = { path: f.path, name, fileId: base.fileId, partitionPath, instantTime: base.instantTime, size: f.size };
         const slice = this.sliceFor(partitionPath, base.fileId, base.instantTime);
         slice.baseFile = file;

@@ -8,6 +8,7 @@ import { zipStorage } from '../storage/zip.js';
 
 export * from '../index.js';
 export { nodeFsStorage } from '../storage/node-fs.js';
+export { publishListing, type PublishResult } from './publish.js';
 
 /**
  * A Storage for a table given by a local path: a directory (the table root or a folder holding one table)

@@ -3,7 +3,8 @@
 import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LakeletError } from '../errors.js';
-import { LISTING_MANIFEST_PATH, type ListingManifest } from '../storage/http.js';
+import { listingManifest, LISTING_MANIFEST_PATH } from '../storage/http.js';
+import type { FileInfo } from '../storage/storage.js';
 
 /** What {@link publishListing} wrote. */
 export interface PublishResult {
@@ -34,7 +35,7 @@ export async function publishListing(dir: string): Promise<PublishResult> {
   } catch (err) {
     throw new LakeletError('INVALID_TABLE', `publish: ${JSON.stringify(dir)} is not a Hudi table root (no .hoodie/hoodie.properties)`, { path: dir }, { cause: err });
   }
-  const files: ListingManifest['files'] = [];
+  const files: FileInfo[] = [];
   const walk = async (rel: string): Promise<void> => {
     const entries = await readdir(join(dir, ...rel.split('/').filter(Boolean)), { withFileTypes: true });
     for (const e of entries) {
@@ -42,13 +43,12 @@ export async function publishListing(dir: string): Promise<PublishResult> {
       if (e.isDirectory()) await walk(path);
       else if (e.isFile() && path !== LISTING_MANIFEST_PATH && !e.name.startsWith('.listing.json.tmp-')) {
         const s = await stat(join(dir, ...path.split('/')));
-        files.push({ path, size: s.size, lastModified: Math.round(s.mtimeMs) });
+        files.push({ path, size: s.size, kind: 'file', lastModified: s.mtimeMs });
       }
     }
   };
   await walk('');
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const manifest: ListingManifest = { version: 1, files };
+  const manifest = listingManifest(files);
   const target = join(dir, ...LISTING_MANIFEST_PATH.split('/'));
   const folder = join(target, '..');
   await mkdir(folder, { recursive: true });
@@ -56,5 +56,5 @@ export async function publishListing(dir: string): Promise<PublishResult> {
   const tmp = join(folder, `.listing.json.tmp-${process.pid}-${Date.now()}`);
   await writeFile(tmp, JSON.stringify(manifest));
   await rename(tmp, target);
-  return { manifestPath: target, files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
+  return { manifestPath: target, files: manifest.files.length, bytes: manifest.files.reduce((n, f) => n + f.size, 0) };
 }

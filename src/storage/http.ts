@@ -19,6 +19,21 @@ export interface ListingManifest {
   files: { path: string; size: number; lastModified?: number }[];
 }
 
+/**
+ * The listing manifest of a table's files (paths relative to the table root): sorted by path, the manifest
+ * itself left out. `publishListing` (lakelet/node) writes it for a directory; build it here for any store.
+ */
+export function listingManifest(files: readonly FileInfo[]): ListingManifest {
+  const entries = files
+    .filter((f) => f.kind === 'file' && normalizePath(f.path) !== LISTING_MANIFEST_PATH)
+    .map((f) => {
+      const e: ListingManifest['files'][number] = { path: normalizePath(f.path), size: f.size };
+      if (f.lastModified !== undefined) e.lastModified = Math.round(f.lastModified);
+      return e;
+    });
+  return { version: 1, files: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+}
+
 /** Options of {@link httpStorage}. */
 export interface HttpStorageOptions {
   /** The fetch to use (default the global one). */

@@ -43,6 +43,10 @@ export function opfsStorage(dir: FileSystemDirectoryHandle | string, options: Op
 
 /** Marks temp files of in-progress writes (hidden from listings). */
 const TMP = '.lakelet-tmp-';
+/** Chromium's swap files of open writable streams (`<name>.crswap`), also hidden. */
+const SWAP = '.crswap';
+/** How often a read is retried when the file is replaced under it. */
+const READ_ATTEMPTS = 8;
 
 interface SyncAccessHandle {
   write(buffer: Uint8Array, options?: { at?: number }): number;
@@ -76,6 +80,28 @@ async function exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
 function syncHandlesExist(): boolean {
   const ctor = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
   return ctor !== undefined && typeof (ctor.prototype as FileHandle).createSyncAccessHandle === 'function';
+}
+
+/**
+ * Remove a file left by a failed write, ignoring failures. An aborted writable stream releases its lock on
+ * the file a little later, so `NoModificationAllowedError` is retried for a while.
+ */
+async function removeQuietly(dir: FileSystemDirectoryHandle, name: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      await dir.removeEntry(name);
+      return;
+    } catch (err) {
+      if (errorName(err) !== 'NoModificationAllowedError') return;
+      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt));
+    }
+  }
+}
+
+/** True when file handles can be renamed in place (`FileSystemFileHandle.move`, Chromium). */
+function canMove(): boolean {
+  const ctor = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
+  return ctor !== undefined && typeof (ctor.prototype as { move?: unknown }).move === 'function';
 }
 
 const byPath = (a: FileInfo, b: FileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -152,14 +178,20 @@ class OpfsStore implements OpfsStorage {
   async read(path: string, range?: ByteRange): Promise<Uint8Array> {
     const p = normalizePath(path);
     for (let attempt = 0; ; attempt++) {
+      let file: File;
       try {
-        const file = await (await this.fileHandle(p)).getFile();
-        if (range === undefined) return new Uint8Array(await file.arrayBuffer());
-        const r = checkRange(this.label, p, file.size, range);
-        return new Uint8Array(await file.slice(r.start, r.end).arrayBuffer());
+        file = await (await this.fileHandle(p)).getFile();
       } catch (err) {
-        // NotReadableError: the file was replaced between getFile() and the read; read the new one.
-        if (errorName(err) === 'NotReadableError' && attempt < 4) continue;
+        throw storageError(this.label, p, 'read', err);
+      }
+      const r = checkRange(this.label, p, file.size, range);
+      try {
+        const blob = range === undefined ? file : file.slice(r.start, r.end);
+        return new Uint8Array(await blob.arrayBuffer());
+      } catch (err) {
+        // The file was replaced (or removed) after getFile(): its snapshot is gone. Look the file up again.
+        const name = errorName(err);
+        if ((name === 'NotReadableError' || name === 'NotFoundError') && attempt < READ_ATTEMPTS) continue;
         throw storageError(this.label, p, 'read', err);
       }
     }
@@ -203,21 +235,20 @@ class OpfsStore implements OpfsStorage {
 
   /** Write `bytes` to a temp file and move it over `name`; on failure remove what was written. */
   private async publish(dir: FileSystemDirectoryHandle, name: string, path: string, bytes: Uint8Array): Promise<void> {
-    const tmpName = `${name}${TMP}${Math.random().toString(36).slice(2, 10)}`;
-    let tmp: FileHandle | undefined;
-    try {
-      tmp = await dir.getFileHandle(tmpName, { create: true });
-      if (typeof tmp.move === 'function') {
+    if (canMove()) {
+      const tmpName = `${name}${TMP}${Math.random().toString(36).slice(2, 10)}`;
+      let tmp: FileHandle | undefined;
+      try {
+        tmp = await dir.getFileHandle(tmpName, { create: true });
         await this.writeBytes(tmp, bytes);
-        await tmp.move(name);
+        await (tmp.move as (name: string) => Promise<void>)(name);
         return;
+      } catch (err) {
+        if (tmp) await removeQuietly(dir, tmpName);
+        throw storageError(this.label, path, 'write', err);
       }
-    } catch (err) {
-      if (tmp) await dir.removeEntry(tmpName).catch(() => undefined);
-      throw storageError(this.label, path, 'write', err);
     }
     // No move(): write in place (a writable stream only swaps its bytes in on close), then verify.
-    await dir.removeEntry(tmpName).catch(() => undefined);
     const existed = await dir.getFileHandle(name).then(() => true, () => false);
     try {
       const handle: FileHandle = await dir.getFileHandle(name, { create: true });
@@ -225,7 +256,7 @@ class OpfsStore implements OpfsStorage {
       const size = (await handle.getFile()).size;
       if (size !== bytes.length) throw new LakeletError('STORAGE', `storage(${this.label}): wrote ${bytes.length} bytes to ${JSON.stringify(path)} but it holds ${size}`, { path });
     } catch (err) {
-      if (!existed) await dir.removeEntry(name).catch(() => undefined);
+      if (!existed) await removeQuietly(dir, name);
       throw storageError(this.label, path, 'write', err);
     }
   }
@@ -282,7 +313,7 @@ class OpfsStore implements OpfsStorage {
       const folders: [FileSystemDirectoryHandle, string][] = [];
       try {
         for await (const [name, handle] of (folder as DirectoryHandle).entries()) {
-          if (name.includes(TMP)) continue;
+          if (name.includes(TMP) || name.endsWith(SWAP)) continue;
           const path = joinPath(rel, name);
           if (handle.kind === 'directory') {
             if (options.recursive) folders.push([handle as FileSystemDirectoryHandle, path]);

@@ -4,6 +4,8 @@
 import { compareInstantTimes, completedAction, parseInstantFileName, WRITE_ACTIONS, type Instant } from './instant.js';
 
 const STATE_RANK = { REQUESTED: 0, INFLIGHT: 1, COMPLETED: 2 } as const;
+/** Actions that write data files (in any state): writes and the table services that become writes. */
+const WRITE_PLAN_ACTIONS: ReadonlySet<string> = new Set(['commit', 'deltacommit', 'replacecommit', 'compaction', 'logcompaction', 'clustering']);
 
 /** One instant per (requested time, action as completed): `compaction.requested` and its `commit` are one. */
 const instantKey = (i: Instant): string => `${i.requestedTime}.${completedAction(i.action)}`;
@@ -66,6 +68,17 @@ export class Timeline {
   isCompletedWrite(requestedTime: string): boolean {
     const i = this.completedByTime.get(requestedTime);
     return i !== undefined && WRITE_ACTIONS.has(i.action);
+  }
+
+  /**
+   * True when the requested time is a completed write, or older than every write instant (any state) on the
+   * timeline: such files belong to archived commits (Hudi's `containsOrBeforeTimelineStarts`). Archival keeps
+   * the completed write before the oldest pending one, so files of pending writes never pass this test.
+   */
+  isCommittedWrite(requestedTime: string): boolean {
+    if (this.isCompletedWrite(requestedTime)) return true;
+    const first = this.instants.find((i) => WRITE_PLAN_ACTIONS.has(i.action));
+    return first !== undefined && compareInstantTimes(requestedTime, first.requestedTime) < 0;
   }
 
   /** The latest completed write, or undefined for a table without one. */

@@ -1,132 +1,19 @@
-// Model-based test of copy-on-write and merge-on-read writes: seeded random sequences of upsert / insert / delete /
+// Model-based test of copy-on-write writes: seeded random sequences of upsert / insert / delete /
 // insert-overwrite / rollback with duplicate keys and partition moves, checked after every operation
 // against a plain Map: the snapshot, time travel to every earlier commit, and a reopened table.
-import { describe, expect, test } from 'vitest';
-import { createTable, memoryStorage, openTable, type IndexType, type Storage, type Table } from '../../src/index.js';
-import { Random } from '../helpers/random.js';
+import { describe, test } from 'vitest';
+import { runSequence } from '../helpers/cow-model.js';
 
 const SEQUENCES = Number(process.env.LAKELET_MODEL_SEQUENCES ?? 200);
 const OPERATIONS = 20;
-const PARTS = ['p0', 'p1', 'p2', 'p3'];
-const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY'];
-const SCHEMA = {
-  type: 'record', name: 'trip', namespace: 'model',
-  fields: [
-    { name: 'id', type: 'string' },
-    { name: 'part', type: 'string' },
-    { name: 'ts', type: 'long' },
-    { name: 'val', type: ['null', 'double'], default: null },
-    { name: 'name', type: ['null', 'string'], default: null },
-  ],
-};
 
-interface Row { id: string; part: string; ts: bigint; val: number | null; name: string | null }
-type Model = Map<string, Row>;
-
-const canon = (rows: Iterable<Row>) => [...rows].map((r) => `${r.part}|${r.id}|${r.ts}|${r.val}|${r.name}`).sort();
-
-async function snapshot(table: Table, asOf?: string): Promise<string[]> {
-  const out: Row[] = [];
-  for await (const r of table.rows({ columns: ['id', 'part', 'ts', 'val', 'name'], ...(asOf ? { asOf } : {}) })) out.push(r as unknown as Row);
-  return canon(out);
-}
-
-class Sequence {
-  private fresh = 0;
-  readonly history: { instant: string; model: Model }[] = [];
-  model: Model = new Map();
-  constructor(readonly rnd: Random, readonly global: boolean) {}
-
-  key(r: Row): string {
-    return this.global ? r.id : `${r.part}|${r.id}`;
-  }
-  row(id: string, part = this.rnd.pick(PARTS)): Row {
-    return { id, part, ts: BigInt(this.rnd.int(6)), val: this.rnd.chance(0.2) ? null : this.rnd.int(1000) / 4, name: this.rnd.chance(0.2) ? null : `n${this.rnd.int(50)}` };
-  }
-  freshId(): string {
-    return `f${String(this.fresh++).padStart(4, '0')}`;
-  }
-
-  upsert(batch: Row[]): void {
-    const deduped = new Map<string, Row>();
-    for (const r of batch) {
-      const cur = deduped.get(this.key(r));
-      if (!cur || r.ts >= cur.ts) deduped.set(this.key(r), r);
-    }
-    for (const r of deduped.values()) {
-      const existing = this.model.get(this.key(r));
-      if (!existing || existing.part !== r.part || r.ts >= existing.ts) this.model.set(this.key(r), r);
-    }
-  }
-  insert(batch: Row[]): void {
-    for (const r of batch) this.model.set(this.key(r), r);
-  }
-  deleteKeys(ids: string[]): void {
-    for (const [k, r] of this.model) if (ids.includes(r.id)) this.model.delete(k);
-  }
-  overwrite(batch: Row[], partitions: string[] | undefined): void {
-    for (const [k, r] of this.model) if (!partitions || partitions.includes(r.part)) this.model.delete(k);
-    for (const r of batch) this.model.set(this.key(r), r);
-  }
-}
-
-async function runSequence(seed: number): Promise<void> {
-  const rnd = new Random(seed);
-  const index = rnd.pick(INDEXES);
-  const type = rnd.chance(0.5) ? 'COPY_ON_WRITE' as const : 'MERGE_ON_READ' as const;
-  const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY';
-  const storage: Storage = memoryStorage();
-  const table = await createTable(storage, {
-    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
-    index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
-  });
-  const seq = new Sequence(rnd, global);
-  for (let step = 0; step < OPERATIONS; step++) {
-    const what = rnd.next();
-    const label = `seed ${seed} (${type}, ${index}) step ${step}`;
-    if (what < 0.4) {
-      const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(`k${String(rnd.int(40)).padStart(2, '0')}`));
-      const r = await table.upsert(batch);
-      seq.upsert(batch);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
-    } else if (what < 0.55) {
-      const batch = Array.from({ length: 1 + rnd.int(5) }, () => seq.row(seq.freshId()));
-      const r = await table.insert(batch);
-      seq.insert(batch);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
-    } else if (what < 0.7) {
-      const ids = Array.from({ length: 1 + rnd.int(4) }, () => `k${String(rnd.int(40)).padStart(2, '0')}`);
-      const r = await table.delete(ids);
-      seq.deleteKeys(ids);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
-    } else if (what < 0.85) {
-      const whole = rnd.chance(0.2);
-      const partitions = whole ? undefined : [...new Set([rnd.pick(PARTS), rnd.pick(PARTS)])];
-      const batch = Array.from({ length: rnd.int(4) }, () => seq.row(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(PARTS)));
-      const r = whole ? await table.insertOverwriteTable(batch) : await table.insertOverwrite(batch, { partitions: partitions!.map((p) => `part=${p}`) });
-      seq.overwrite(batch, partitions);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
-    } else if (seq.history.length > 0) {
-      const undone = seq.history.pop()!;
-      const r = await table.rollback();
-      expect(r.rolledBack, label).toBe(undone.instant);
-      seq.model = new Map(seq.history.at(-1)?.model ?? []);
-    }
-    expect(await snapshot(table), `${label}: snapshot`).toEqual(canon(seq.model.values()));
-    for (const h of seq.history) expect(await snapshot(table, h.instant), `${label}: as of ${h.instant}`).toEqual(canon(h.model.values()));
-    const reopened = await openTable(storage);
-    expect(await snapshot(reopened), `${label}: reopened`).toEqual(canon(seq.model.values()));
-    expect(reopened.commits.map((c) => c.requestedTime), `${label}: commits`).toEqual(seq.history.map((h) => h.instant));
-  }
-}
-
-describe('writes against a Map model', () => {
+describe('copy-on-write writes against a Map model', () => {
   const seeds = Array.from({ length: SEQUENCES }, (_, i) => 1000 + i);
   const groups = 10;
   for (let g = 0; g < groups; g++) {
     const mine = seeds.filter((_, i) => i % groups === g);
     test(`sequences ${mine[0]}… (${mine.length} × ${OPERATIONS} operations)`, { timeout: 600_000 }, async () => {
-      for (const seed of mine) await runSequence(seed);
+      for (const seed of mine) await runSequence(seed, { operations: OPERATIONS });
     });
   }
 });

@@ -18,8 +18,12 @@ async function removeFolder(folder: string): Promise<void> {
   let dir = await navigator.storage.getDirectory();
   const parts = folder.split('/');
   const last = parts.pop() as string;
-  for (const p of parts) dir = await dir.getDirectoryHandle(p);
-  await dir.removeEntry(last, { recursive: true }).catch(() => undefined);
+  try {
+    for (const p of parts) dir = await dir.getDirectoryHandle(p);
+    await dir.removeEntry(last, { recursive: true });
+  } catch {
+    /* never created */
+  }
 }
 
 async function folderHandle(folder: string): Promise<FileSystemDirectoryHandle> {
@@ -53,9 +57,9 @@ defineStorageContract('opfsStorage (page, directory handle)', async () => {
 });
 
 type Movable = { move?: unknown };
-defineStorageContract('opfsStorage (page, no FileSystemHandle.move: write in place + verify)', async () => {
+defineStorageContract('opfsStorage (page, no FileSystemFileHandle.move: write in place + verify)', async () => {
   const folder = freshFolder();
-  const proto = FileSystemHandle.prototype as Movable;
+  const proto = FileSystemFileHandle.prototype as Movable;
   const move = Object.getOwnPropertyDescriptor(proto, 'move');
   delete proto.move;
   return {
@@ -98,7 +102,11 @@ describe('opfsStorage in the page', () => {
     expect(await rawTree(folder)).toEqual(['.hoodie', '.hoodie/1.commit', 'p', 'p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
     const dir = await (await folderHandle(folder)).getDirectoryHandle('p');
     await (await dir.getFileHandle('a.parquet.lakelet-tmp-abc123', { create: true })).createWritable().then((w) => w.close());
+    const open = await (await dir.getFileHandle('f0', { create: true })).createWritable(); // Chromium shows p/f0.crswap meanwhile
+    expect(await rawTree(folder)).toContain('p/f0.crswap');
     expect((await s.list('p')).map((i) => i.path)).toEqual(['p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
+    expect((await s.list('', { recursive: true })).filter((i) => i.path.startsWith('p/'))).toHaveLength(11);
+    await open.abort();
   });
 
   it('sees files written by others through the OPFS API', async () => {
@@ -208,7 +216,7 @@ describe('opfsStorage quota handling', () => {
       await s.write('keep.txt', enc('kept'));
       const proto = FileSystemWritableFileStream.prototype;
       const write = Object.getOwnPropertyDescriptor(proto, 'write') as PropertyDescriptor;
-      const handleProto = FileSystemHandle.prototype as Movable;
+      const handleProto = FileSystemFileHandle.prototype as Movable;
       const move = Object.getOwnPropertyDescriptor(handleProto, 'move');
       Object.defineProperty(proto, 'write', { configurable: true, value: () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) });
       if (!withMove) delete handleProto.move;

@@ -1,0 +1,134 @@
+// The Map model of copy-on-write writes, shared by the model-based tests (Node, memory) and the browser
+// write tests (OPFS, IndexedDB): seeded random upsert / insert / delete / insert-overwrite / rollback
+// sequences, checked after every operation (snapshot, time travel to every commit, reopened table).
+import { expect } from 'vitest';
+import { createTable, memoryStorage, openTable, type IndexType, type Storage, type Table } from '../../src/index.js';
+import { Random } from './random.js';
+
+export const PARTS = ['p0', 'p1', 'p2', 'p3'];
+export const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY'];
+export const SCHEMA = {
+  type: 'record', name: 'trip', namespace: 'model',
+  fields: [
+    { name: 'id', type: 'string' },
+    { name: 'part', type: 'string' },
+    { name: 'ts', type: 'long' },
+    { name: 'val', type: ['null', 'double'], default: null },
+    { name: 'name', type: ['null', 'string'], default: null },
+  ],
+};
+
+/** One row of the model table. */
+export interface Row { id: string; part: string; ts: bigint; val: number | null; name: string | null }
+/** The expected table: record key → row. */
+export type Model = Map<string, Row>;
+
+/** Rows as sorted strings, for comparing a table with the model. */
+export const canon = (rows: Iterable<Row>): string[] => [...rows].map((r) => `${r.part}|${r.id}|${r.ts}|${r.val}|${r.name}`).sort();
+
+/** The table's rows (as of an instant) in canonical form. */
+export async function snapshot(table: Table, asOf?: string): Promise<string[]> {
+  const out: Row[] = [];
+  for await (const r of table.rows({ columns: ['id', 'part', 'ts', 'val', 'name'], ...(asOf ? { asOf } : {}) })) out.push(r as unknown as Row);
+  return canon(out);
+}
+
+/** The model side of one sequence: what each operation should do to the table. */
+export class Sequence {
+  private fresh = 0;
+  readonly history: { instant: string; model: Model }[] = [];
+  model: Model = new Map();
+  constructor(readonly rnd: Random, readonly global: boolean) {}
+
+  key(r: Row): string {
+    return this.global ? r.id : `${r.part}|${r.id}`;
+  }
+  row(id: string, part = this.rnd.pick(PARTS)): Row {
+    return { id, part, ts: BigInt(this.rnd.int(6)), val: this.rnd.chance(0.2) ? null : this.rnd.int(1000) / 4, name: this.rnd.chance(0.2) ? null : `n${this.rnd.int(50)}` };
+  }
+  freshId(): string {
+    return `f${String(this.fresh++).padStart(4, '0')}`;
+  }
+
+  upsert(batch: Row[]): void {
+    const deduped = new Map<string, Row>();
+    for (const r of batch) {
+      const cur = deduped.get(this.key(r));
+      if (!cur || r.ts >= cur.ts) deduped.set(this.key(r), r);
+    }
+    for (const r of deduped.values()) {
+      const existing = this.model.get(this.key(r));
+      if (!existing || existing.part !== r.part || r.ts >= existing.ts) this.model.set(this.key(r), r);
+    }
+  }
+  insert(batch: Row[]): void {
+    for (const r of batch) this.model.set(this.key(r), r);
+  }
+  deleteKeys(ids: string[]): void {
+    for (const [k, r] of this.model) if (ids.includes(r.id)) this.model.delete(k);
+  }
+  overwrite(batch: Row[], partitions: string[] | undefined): void {
+    for (const [k, r] of this.model) if (!partitions || partitions.includes(r.part)) this.model.delete(k);
+    for (const r of batch) this.model.set(this.key(r), r);
+  }
+}
+
+/** Options of {@link runSequence}. */
+export interface SequenceOptions {
+  /** Operations per sequence. */
+  operations: number;
+  /** The (empty) store the table is created in (default: a new memoryStorage()). */
+  storage?: Storage;
+  /** The store to reopen the table from after each operation (default: the same object). */
+  reopen?: () => Storage;
+}
+
+/** Run one seeded sequence against a new table, checking the table against the model after every operation. */
+export async function runSequence(seed: number, options: SequenceOptions): Promise<void> {
+  const rnd = new Random(seed);
+  const index = rnd.pick(INDEXES);
+  const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY';
+  const storage: Storage = options.storage ?? memoryStorage();
+  const table = await createTable(storage, {
+    name: `model_${seed}`, type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
+  });
+  const seq = new Sequence(rnd, global);
+  for (let step = 0; step < options.operations; step++) {
+    const what = rnd.next();
+    const label = `seed ${seed} (${index}) step ${step}`;
+    if (what < 0.4) {
+      const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(`k${String(rnd.int(40)).padStart(2, '0')}`));
+      const r = await table.upsert(batch);
+      seq.upsert(batch);
+      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+    } else if (what < 0.55) {
+      const batch = Array.from({ length: 1 + rnd.int(5) }, () => seq.row(seq.freshId()));
+      const r = await table.insert(batch);
+      seq.insert(batch);
+      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+    } else if (what < 0.7) {
+      const ids = Array.from({ length: 1 + rnd.int(4) }, () => `k${String(rnd.int(40)).padStart(2, '0')}`);
+      const r = await table.delete(ids);
+      seq.deleteKeys(ids);
+      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+    } else if (what < 0.85) {
+      const whole = rnd.chance(0.2);
+      const partitions = whole ? undefined : [...new Set([rnd.pick(PARTS), rnd.pick(PARTS)])];
+      const batch = Array.from({ length: rnd.int(4) }, () => seq.row(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(PARTS)));
+      const r = whole ? await table.insertOverwriteTable(batch) : await table.insertOverwrite(batch, { partitions: partitions!.map((p) => `part=${p}`) });
+      seq.overwrite(batch, partitions);
+      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+    } else if (seq.history.length > 0) {
+      const undone = seq.history.pop()!;
+      const r = await table.rollback();
+      expect(r.rolledBack, label).toBe(undone.instant);
+      seq.model = new Map(seq.history.at(-1)?.model ?? []);
+    }
+    expect(await snapshot(table), `${label}: snapshot`).toEqual(canon(seq.model.values()));
+    for (const h of seq.history) expect(await snapshot(table, h.instant), `${label}: as of ${h.instant}`).toEqual(canon(h.model.values()));
+    const reopened = await openTable(options.reopen ? options.reopen() : storage);
+    expect(await snapshot(reopened), `${label}: reopened`).toEqual(canon(seq.model.values()));
+    expect(reopened.commits.map((c) => c.requestedTime), `${label}: commits`).toEqual(seq.history.map((h) => h.instant));
+  }
+}
