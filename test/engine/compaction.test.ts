@@ -1,0 +1,90 @@
+// Compaction of merge-on-read tables: inline after N deltacommits, explicit, and while writers continue;
+// records keep their commit times; the plan and the commit look as Hudi writes them.
+import { describe, expect, test } from 'vitest';
+import { scheduleCompaction, runCompaction } from '../../src/engine/compaction.js';
+import { parseCompactionPlan } from '../../src/timeline/compaction-plan.js';
+import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+
+const OPTS = { bloomFilter: { numEntries: 100 } };
+
+async function rows(table: Table, opts: object = {}): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of table.rows({ columns: ['_hoodie_commit_time', 'id', 'v'], ...opts })) out.push(`${r.id}=${r.v}@${r._hoodie_commit_time}`);
+  return out.sort();
+}
+
+async function morTable(inline: boolean): Promise<{ storage: Storage; table: Table }> {
+  const storage = memoryStorage();
+  const table = await createTable(storage, { name: 'm', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], ...OPTS, compaction: { inline, deltaCommits: 3 } });
+  return { storage, table };
+}
+
+describe('compaction', () => {
+  test('inline compaction after 3 deltacommits merges logs into new base files, keeping commit times', async () => {
+    const { storage, table } = await morTable(true);
+    const c1 = await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }, { id: 'b', ts: 1, p: 'x', v: 2 }, { id: 'c', ts: 1, p: 'y', v: 3 }]);
+    const c2 = await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 10 }]);
+    await table.delete(['c']);
+    const before = await rows(table);
+    expect(before).toEqual([`a=10@${c2.instant}`, `b=2@${c1.instant}`]);
+    const commits = table.commits;
+    expect(commits.map((c) => c.action)).toEqual(['deltacommit', 'deltacommit', 'deltacommit', 'commit']);
+    const compaction = commits[3]!;
+    const md = await table.commitMetadata(compaction);
+    expect(md.compacted).toBe(true);
+    expect(md.operationType).toBe('COMPACT');
+    // After compaction snapshot == read-optimized, and the values and commit times are unchanged.
+    expect(await rows(table)).toEqual(before);
+    expect(await rows(table, { readOptimized: true })).toEqual(before);
+    expect((await table.fileSlices()).every((s) => s.logFiles.length === 0 && s.baseInstantTime === compaction.requestedTime)).toBe(true);
+    const plan = parseCompactionPlan(await storage.read(`.hoodie/${compaction.requestedTime}.compaction.requested`), 'plan');
+    expect(plan.operations.map((o) => o.partitionPath).sort()).toEqual(['p=x', 'p=y']);
+    // An incremental read over only the compaction returns nothing.
+    expect(await rows(table, { from: commits[2]!.requestedTime, to: compaction.requestedTime })).toEqual([]);
+    // Time travel before the compaction still merges the old slices.
+    expect(await rows(table, { asOf: c2.instant })).toEqual([`a=10@${c2.instant}`, `b=2@${c1.instant}`, `c=3@${c1.instant}`]);
+  });
+
+  test('table.compact() while a writer continues: its logs land in the new slice', async () => {
+    const { storage, table } = await morTable(false);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }, { id: 'b', ts: 1, p: 'x', v: 2 }]);
+    await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 10 }]);
+    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined });
+    expect(planned).toBeDefined();
+    // A writer continues while the compaction is pending.
+    const during = await table.upsert([{ id: 'b', ts: 2, p: 'x', v: 20 }]);
+    const logNames = (await storage.list('p=x')).map((f) => f.path).filter((p) => p.includes('.log.'));
+    expect(logNames.some((p) => p.includes(`_${planned}.log.1_`))).toBe(true);
+    expect((await rows(table)).map((r) => r.split('@')[0])).toEqual(['a=10', 'b=20']);
+    await runCompaction(storage, planned!, { codec: 'GZIP', rowGroupRows: 1000, bloomFilter: { numEntries: 100 } });
+    const reopened = await openTable(storage);
+    expect((await rows(reopened)).map((r) => r.split('@')[0])).toEqual(['a=10', 'b=20']);
+    expect((await rows(reopened)).find((r) => r.startsWith('b='))).toBe(`b=20@${during.instant}`);
+    expect((await rows(reopened, { readOptimized: true })).map((r) => r.split('@')[0])).toEqual(['a=10', 'b=2']);
+    const slice = (await reopened.fileSlices())[0]!;
+    expect(slice.baseInstantTime).toBe(planned);
+    expect(slice.logFiles.map((l) => l.instantTime)).toEqual([planned]);
+  });
+
+  test('a crashed compaction is re-run by the next compact(), and rolling back the latest write undoes compactions after it', async () => {
+    const { storage, table } = await morTable(false);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }]);
+    const w2 = await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }]);
+    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined });
+    await storage.write(`.hoodie/${planned}.compaction.inflight`, new Uint8Array(0));
+    await storage.write(`p=x/leftover_0-0-0_${planned}.parquet`, new Uint8Array([1, 2, 3]));
+    await storage.write(`.hoodie/.temp/${planned}/p=x/leftover_0-0-0_${planned}.parquet.marker.CREATE`, new Uint8Array(0));
+    expect(await rows(table)).toEqual([`a=2@${w2.instant}`]);
+    const done = await table.compact();
+    expect(done.map((d) => d.instant)).toEqual([planned]);
+    expect((await storage.list('p=x')).some((f) => f.path.includes('leftover'))).toBe(false);
+    expect(await rows(table, { readOptimized: true })).toEqual([`a=2@${w2.instant}`]);
+    // Roll back w2: the compaction after it goes first (its plan stays pending), then w2 itself.
+    const r = await table.rollback();
+    expect(r.rolledBack).toBe(w2.instant);
+    expect((await rows(table)).map((x) => x.split('@')[0])).toEqual(['a=1']);
+    expect(table.timeline.find((i) => i.requestedTime === planned)?.state).toBe('REQUESTED');
+    await table.compact();
+    expect((await rows(table, { readOptimized: true })).map((x) => x.split('@')[0])).toEqual(['a=1']);
+  });
+});
