@@ -19,6 +19,7 @@ import { rollbackLatestWrite, type RollbackResult } from './engine/rollback.js';
 import { runPendingCompactions, scheduleCompaction, type CompactionResult } from './engine/compaction.js';
 import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
 import { resolveWriteOptions, type WriteOptions } from './engine/write-config.js';
+import { withTableWriteLock } from './engine/write-lock.js';
 import type { WriteInput } from './engine/write-input.js';
 
 /** Options of {@link Table.fileSlices}. */
@@ -179,7 +180,8 @@ export class Table {
    * completed write or a pending one. Older commits cannot be rolled back alone (use a savepoint restore).
    */
   async rollback(instant?: string | Instant): Promise<RollbackResult> {
-    const result = await rollbackLatestWrite(this.state.storage, typeof instant === 'object' ? instant.requestedTime : instant);
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant));
     await this.refresh();
     return result;
   }
@@ -191,15 +193,21 @@ export class Table {
    */
   async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
     const resolved = resolveWriteOptions(this.writeDefaults, options);
-    await scheduleCompaction(this.state.storage, resolved.compaction, options.force ?? true);
-    const results = await runPendingCompactions(this.state.storage, resolved);
+    const storage = this.state.storage;
+    const results = await withTableWriteLock(storage, async () => {
+      await scheduleCompaction(storage, resolved.compaction, options.force ?? true);
+      return runPendingCompactions(storage, resolved);
+    });
     await this.refresh();
     return results;
   }
 
   private async write(request: Omit<WriteRequest, 'defaults' | 'keyMap'>): Promise<WriteResult> {
     try {
-      return await write(this.state.storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap });
+      // One writer at a time per table in this browser profile (Web Locks); across machines the commit
+      // protocol's conflict check and atomic completed file decide.
+      const storage = this.state.storage;
+      return await withTableWriteLock(storage, () => write(storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap }));
     } finally {
       await this.refresh();
     }

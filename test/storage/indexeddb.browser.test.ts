@@ -80,7 +80,7 @@ describe('indexedDbStorage (Chromium)', () => {
     const big = patternBytes(5 * 1024 * 1024, 11); // 20 chunks of 256 KiB
     await s.write('p/file.parquet', big);
     const K = DEFAULT_CHUNK_SIZE;
-    let got = new Uint8Array(0);
+    let got: Uint8Array = new Uint8Array(0);
     // The parquet footer: the last 8 bytes live in the last chunk.
     let log = await chunkReads(async () => { got = await s.read('p/file.parquet', { start: big.length - 8, end: big.length }); });
     expect(got).toEqual(big.subarray(big.length - 8));
