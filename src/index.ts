@@ -30,3 +30,8 @@ export { parseFilter } from './plan/filters.js';
 export { opfsStorage, type OpfsStorage, type OpfsStorageOptions, type OpfsWriteMethod } from './storage/opfs.js';
 export { indexedDbStorage, type IndexedDbStorage, type IndexedDbStorageOptions } from './storage/indexeddb.js';
 export { withTableWriteLock, tableWriteLockName, type TableWriteLockOptions } from './engine/write-lock.js';
+export type { CleanOptions, CleanResult } from './engine/clean.js';
+export type { CleaningPolicy } from './timeline/clean-metadata.js';
+export type { ArchivalOptions } from './plan/archival-plan.js';
+export type { CompactionResult } from './engine/compaction.js';
+export type { SavepointOptions, SavepointResult, RestoreResult } from './engine/savepoint.js';

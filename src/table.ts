@@ -20,6 +20,10 @@ import { runPendingCompactions, scheduleCompaction, type CompactionResult } from
 import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
 import { resolveWriteOptions, type WriteOptions } from './engine/write-config.js';
 import { withTableWriteLock } from './engine/write-lock.js';
+import { clean, type CleanOptions, type CleanResult } from './engine/clean.js';
+import { archive } from './engine/archival.js';
+import type { ArchivalOptions } from './plan/archival-plan.js';
+import { deleteSavepoint, finishPendingRestores, restore, savepoint, type RestoreResult, type SavepointOptions, type SavepointResult } from './engine/savepoint.js';
 import type { WriteInput } from './engine/write-input.js';
 
 /** Options of {@link Table.fileSlices}. */
@@ -181,7 +185,49 @@ export class Table {
    */
   async rollback(instant?: string | Instant): Promise<RollbackResult> {
     const storage = this.state.storage;
-    const result = await withTableWriteLock(storage, () => rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant));
+    const result = await withTableWriteLock(storage, async () => {
+      await finishPendingRestores(storage);
+      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant);
+    });
+    await this.refresh();
+    return result;
+  }
+
+  /** Delete file versions no retained commit needs, per the cleaning policy (default keep the latest 10 commits). */
+  async clean(options: CleanOptions = {}): Promise<CleanResult | undefined> {
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => clean(storage, { ...this.writeDefaults.clean, ...options }));
+    await this.refresh();
+    return result;
+  }
+
+  /** Move old completed instants to the archived timeline, keeping 20–30 commits active (by default). */
+  async archive(options: ArchivalOptions = {}): Promise<Instant[]> {
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => archive(storage, { ...this.writeDefaults.archive, ...options }));
+    await this.refresh();
+    return result;
+  }
+
+  /** Savepoint a commit (default the latest): its files are kept by the cleaner and it can be restored. */
+  async savepoint(options: SavepointOptions = {}): Promise<SavepointResult> {
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => savepoint(storage, options));
+    await this.refresh();
+    return result;
+  }
+
+  /** Remove a savepoint (its files become cleanable). */
+  async deleteSavepoint(instant: string | Instant): Promise<void> {
+    const storage = this.state.storage;
+    await withTableWriteLock(storage, () => deleteSavepoint(storage, instant));
+    await this.refresh();
+  }
+
+  /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */
+  async restore(savepointInstant: string | Instant): Promise<RestoreResult> {
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => restore(storage, savepointInstant));
     await this.refresh();
     return result;
   }

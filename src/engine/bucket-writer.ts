@@ -110,6 +110,7 @@ export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResul
       orderingKinds: ctx.orderingKinds,
       writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
       beforeWrite: (path) => storage.write(markerPath(instantTime, path, base ? 'MERGE' : 'CREATE'), new Uint8Array(0)),
+      collectKeys: options.index === 'IN_MEMORY',
     }));
   }
   options.onProgress({ phase: 'write', done: ctx.buckets.length, total: ctx.buckets.length });

@@ -131,3 +131,15 @@ async function compactOperation(
   };
 }
 
+/**
+ * Drop a pending compaction plan (and any files a crashed run of it left): used when the writes it was
+ * planned from are rolled back or restored away.
+ */
+export async function dropCompactionPlan(state: TableState, instant: string): Promise<void> {
+  const { storage } = state;
+  for (const f of await markedFiles(storage, instant)) await storage.delete(f);
+  await deleteMarkers(storage, instant);
+  const files = state.timeline.files.filter((f) => f.requestedTime === instant && f.action === 'compaction');
+  // Inflight first, the plan last: a crash in between leaves a plan that is simply re-run or dropped again.
+  for (const f of files.sort((a, b) => (a.state === 'REQUESTED' ? 1 : 0) - (b.state === 'REQUESTED' ? 1 : 0))) await storage.delete(state.instantPath(f));
+}

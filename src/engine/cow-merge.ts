@@ -35,6 +35,8 @@ export interface MergeBucketInput {
   writer: Omit<BaseFileWriterOptions, 'schema'>;
   /** Called with the new file's path before it is written (markers). */
   beforeWrite: (path: string) => Promise<void>;
+  /** Return the keys now in the file (the in-memory index needs them; others skip the cost). */
+  collectKeys?: boolean;
 }
 
 /** What one bucket wrote. */
@@ -43,7 +45,7 @@ export interface MergeBucketResult {
   inserted: number;
   updated: number;
   deleted: number;
-  /** Keys now in the file (for in-memory index upkeep). */
+  /** Keys now in the file, when `collectKeys` (for in-memory index upkeep). */
   keys: string[];
 }
 
@@ -101,7 +103,7 @@ export async function mergeBucket(input: MergeBucketInput): Promise<MergeBucketR
           row._hoodie_file_name = name;
           out.push(row);
         }
-        keys.push(key);
+        if (input.collectKeys) keys.push(key);
       }
       writer.write(out);
     }
@@ -109,7 +111,7 @@ export async function mergeBucket(input: MergeBucketInput): Promise<MergeBucketR
   const inserts: Record<string, unknown>[] = [];
   for (const r of input.inserts) {
     inserts.push(fresh(r));
-    keys.push(r.recordKey);
+    if (input.collectKeys) keys.push(r.recordKey);
     inserted++;
   }
   writer.write(inserts);

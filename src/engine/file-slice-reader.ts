@@ -45,45 +45,48 @@ export interface SliceReadOptions {
 
 /** Read and merge one file slice into rows (lakelet's value model). */
 export async function readFileSlice(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions): Promise<Record<string, unknown>[]> {
-  const mergeLogs = !options.baseOnly && slice.logFiles.length > 0 && ctx.config.populateMetaFields;
-  const baseRows = slice.baseFile ? await readBaseFile(ctx, slice, options, !mergeLogs) : [];
-  if (!mergeLogs) return baseRows;
-  const merger = new RecordMerger(ctx.merge);
-  merger.addBase(baseRows);
-  await applyLogs(ctx, slice, merger, options.columns);
-  return [...merger.rows()];
+  const out: Record<string, unknown>[] = [];
+  for await (const batch of readFileSliceBatches(ctx, slice, options)) for (const row of batch) out.push(row);
+  return out;
 }
 
-async function readBaseFile(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions, prune: boolean): Promise<Record<string, unknown>[]> {
+/**
+ * Stream a file slice as batches of rows: one batch per base-file row group when no log applies (memory
+ * stays at one row group), else the whole merged slice in one batch.
+ */
+export async function* readFileSliceBatches(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions): AsyncGenerator<Record<string, unknown>[]> {
+  const mergeLogs = !options.baseOnly && slice.logFiles.length > 0 && ctx.config.populateMetaFields;
+  if (!mergeLogs) {
+    if (slice.baseFile) yield* readBaseFile(ctx, slice, options, true);
+    return;
+  }
+  const merger = new RecordMerger(ctx.merge);
+  if (slice.baseFile) for await (const batch of readBaseFile(ctx, slice, options, false)) merger.addBase(batch);
+  await applyLogs(ctx, slice, merger, options.columns);
+  yield [...merger.rows()];
+}
+
+/** The base file's rows, one batch per run of kept row groups (pruned by statistics when `prune`). */
+async function* readBaseFile(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions, prune: boolean): AsyncGenerator<Record<string, unknown>[]> {
   const base = slice.baseFile!;
   const file = await storageBuffer(ctx.storage, base.path, base.size || undefined);
   const footer = await readParquetFooter(file, base.path);
-  const ranges: { rowStart: number; rowEnd: number }[] = [];
+  const columns = options.columns ? [...options.columns] : undefined;
   let start = 0;
-  footer.rowGroupRows.forEach((n, g) => {
-    const keep = !prune || options.filters.length === 0 || groupMayMatch(footer, g, options.filters);
-    if (keep) {
-      const last = ranges[ranges.length - 1];
-      if (last && last.rowEnd === start) last.rowEnd = start + n;
-      else ranges.push({ rowStart: start, rowEnd: start + n });
-    }
+  for (const [g, n] of footer.rowGroupRows.entries()) {
+    const rowStart = start;
     start += n;
-  });
-  const out: Record<string, unknown>[] = [];
-  for (const r of ranges) {
-    if (r.rowEnd <= r.rowStart) continue;
-    const rows = await readParquetRows(file, footer, base.path, { columns: options.columns ? [...options.columns] : undefined, rowStart: r.rowStart, rowEnd: r.rowEnd });
-    for (const row of rows) out.push(row);
+    if (n === 0 || (prune && options.filters.length > 0 && !groupMayMatch(footer, g, options.filters))) continue;
+    yield await readParquetRows(file, footer, base.path, { columns, rowStart, rowEnd: start });
   }
-  return out;
+}
 
-  function groupMayMatch(f: typeof footer, g: number, filters: readonly CompiledFilter[]): boolean {
-    const stats = rowGroupStats(f, g);
-    return filters.every((flt) => {
-      const s = stats.get(flt.field);
-      return !s || rangeMayMatch(flt, s.min, s.max);
-    });
-  }
+function groupMayMatch(footer: Awaited<ReturnType<typeof readParquetFooter>>, g: number, filters: readonly CompiledFilter[]): boolean {
+  const stats = rowGroupStats(footer, g);
+  return filters.every((flt) => {
+    const s = stats.get(flt.field);
+    return !s || rangeMayMatch(flt, s.min, s.max);
+  });
 }
 
 /** Apply the slice's log blocks, in log order, that count as of T. */
@@ -106,7 +109,7 @@ async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: Record
   for (const { block, path } of blocks) {
     if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA' && block.type !== 'DELETE') continue;
     const instant = block.header.INSTANT_TIME ?? '';
-    if (!ctx.timeline.isCompletedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) continue;
+    if (!ctx.timeline.isCommittedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) continue;
     if (ctx.asOf !== undefined && compareInstantTimes(instant, ctx.asOf) > 0) continue;
     if (block.type === 'DELETE') {
       merger.addDeletes(

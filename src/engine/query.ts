@@ -6,8 +6,8 @@ import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { comparableKind, fieldType, META_FIELDS } from '../format/schema.js';
 import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../plan/filters.js';
 import { inCommitRange, planRead, type ReadPlan } from '../plan/read-plan.js';
-import { compareInstantTimes, INIT_INSTANT_TIME } from '../timeline/instant.js';
-import { readFileSlice, type ReadWarning } from './file-slice-reader.js';
+import { INIT_INSTANT_TIME } from '../timeline/instant.js';
+import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import type { TableState } from './table-state.js';
 
 /** Options shared by every read. */
@@ -86,6 +86,7 @@ function outputColumns(schema: AvroRecordSchema, columns: readonly string[] | un
 /** Resolve a snapshot / read-optimized query into a plan. */
 export async function resolveQuery(state: TableState, options: QueryOptions): Promise<ResolvedRead> {
   const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
+  if (asOf !== undefined) await state.checkReadable(asOf);
   const schema = await state.schemaAsOf(asOf);
   const filters = compile(schema, options.filters);
   const readOptimized = options.readOptimized === true;
@@ -102,9 +103,8 @@ export async function resolveIncremental(state: TableState, options: Incremental
   const schema = await state.schemaAsOf(to);
   const filters = compile(schema, options.filters);
   const groups = new Set<string>();
-  for (const instant of state.writesAsOf(to)) {
-    if (compareInstantTimes(instant.requestedTime, from) <= 0) continue;
-    const md = await state.commitMetadata(instant);
+  await state.checkReadable(to);
+  for (const { metadata: md } of await state.writesInRange(from, to)) {
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
       for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
     }
@@ -142,19 +142,35 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
     onWarning,
   };
   let emitted = 0;
+  const range = read.plan.commitTimeRange;
+  const filters = read.plan.filters;
+  // Rows that hold exactly the output columns, in order, go out as they are.
+  const passThrough = read.columns.length === needed.size && read.columns.every((c) => needed.has(c));
   for (const slice of read.plan.slices) {
-    const rows = await readFileSlice(ctx, slice, { columns: [...needed], filters: read.plan.filters, baseOnly: read.readOptimized });
-    const range = read.plan.commitTimeRange;
-    for (const row of rows) {
-      if (range) {
-        const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
-        if (!inCommitRange(commitTime, range)) continue;
+    for await (const rows of readFileSliceBatches(ctx, slice, { columns: [...needed], filters, baseOnly: read.readOptimized })) {
+      for (const row of rows) {
+        if (range) {
+          const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
+          if (!inCommitRange(commitTime, range)) continue;
+        }
+        if (filters.length > 0 && !matchRow(row, filters)) continue;
+        if (passThrough && sameColumns(row, read.columns)) {
+          yield row;
+        } else {
+          const out: Record<string, unknown> = {};
+          for (const c of read.columns) out[c] = row[c] ?? null;
+          yield out;
+        }
+        if (++emitted >= read.limit) return;
       }
-      if (read.plan.filters.length > 0 && !matchRow(row, read.plan.filters)) continue;
-      const out: Record<string, unknown> = {};
-      for (const c of read.columns) out[c] = row[c] ?? null;
-      yield out;
-      if (++emitted >= read.limit) return;
     }
   }
+}
+
+/** Does the row have exactly these keys, in this order, with no undefined values? */
+function sameColumns(row: Record<string, unknown>, columns: readonly string[]): boolean {
+  const keys = Object.keys(row);
+  if (keys.length !== columns.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== columns[i] || row[keys[i] as string] === undefined) return false;
+  return true;
 }

@@ -11,6 +11,7 @@ import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan } f
 import { deleteMarkers, markedFiles, newInstantTime } from './commit-protocol.js';
 import { nextLogVersion, rollbackCommandBlock } from './log-writer.js';
 import { TableState } from './table-state.js';
+import { dropCompactionPlan } from './compaction.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -147,10 +148,18 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, no
   if (target.requestedTime !== latest?.requestedTime) {
     throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first or restore a savepoint`, { instant: time });
   }
+  if (state.timeline.savepoints().some((s) => s.requestedTime === target.requestedTime)) {
+    throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is savepointed; delete the savepoint first`, { instant: time });
+  }
   for (const service of writes.filter((w) => w.requestedTime > target.requestedTime).reverse()) {
     await rollbackInstant(state, service, now);
     state = await TableState.load(storage);
   }
+  // Compaction plans made after the write were built from its files: they go with it.
+  for (const plan of state.timeline.instants.filter((i) => i.action === 'compaction' && i.state !== 'COMPLETED' && i.requestedTime > target.requestedTime)) {
+    await dropCompactionPlan(state, plan.requestedTime);
+  }
+  state = await TableState.load(storage);
   return rollbackInstant(state, state.timeline.get(time) ?? target, now);
 }
 

@@ -8,6 +8,7 @@ import { parseRestoreMetadata, parseRestorePlan, serializeRestoreMetadata, seria
 import { parseRollbackMetadata, type InstantInfo, type RollbackMetadata } from '../timeline/rollback-metadata.js';
 import { serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../timeline/savepoint-metadata.js';
 import { newInstantTime } from './commit-protocol.js';
+import { dropCompactionPlan } from './compaction.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import { TableState } from './table-state.js';
 
@@ -226,6 +227,13 @@ async function executeRestore(storage: Storage, restoreTime: string, plan: Resto
     await rollbackInstant(state, target, now);
     state = await TableState.load(storage);
   }
+
+  // Compactions planned after the savepoint (pending, or left pending by rolling back a completed one) go
+  // too: their plans name slices of rolled-back writes.
+  for (const c of state.timeline.pending().filter((i) => i.action === 'compaction' && plan.savepointToRestoreTimestamp !== null && compareInstantTimes(i.requestedTime, plan.savepointToRestoreTimestamp) > 0)) {
+    await dropCompactionPlan(state, c.requestedTime);
+  }
+  state = await TableState.load(storage);
 
   // The rollback metadata of each planned instant: rollbacks made for this restore are the completed
   // rollback instants after the restore instant (this attempt's and any interrupted earlier attempt's).

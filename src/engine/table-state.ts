@@ -43,7 +43,7 @@ export async function listDataFiles(storage: Storage): Promise<FileInfo[]> {
   const out: FileInfo[] = [];
   for (const e of top) {
     if (e.kind === 'file') out.push(e);
-    else if (e.path !== '.hoodie' && e.path !== '__MACOSX') out.push(...(await storage.list(e.path, { recursive: true })));
+    else if (e.path !== '.hoodie' && e.path !== '__MACOSX') for (const f of await storage.list(e.path, { recursive: true })) out.push(f);
   }
   return out;
 }
@@ -147,7 +147,7 @@ export class TableState {
         .filter((f): f is { path: string; version: number } => f.version !== undefined)
         .sort((a, b) => a.version - b.version);
       const entries = [];
-      for (const f of files) entries.push(...parseArchiveFile(await this.storage.read(f.path), f.path));
+      for (const f of files) for (const entry of parseArchiveFile(await this.storage.read(f.path), f.path)) entries.push(entry);
       return new ArchivedTimeline(entries);
     })();
     return this.archived;

@@ -18,11 +18,14 @@ import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, readBaseFileKeys, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
 import { readFileSlice } from './file-slice-reader.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
+import { finishPendingRestores } from './savepoint.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
 import { prepareSchema } from './write-schema.js';
 import { runPendingCompactions, scheduleCompaction } from './compaction.js';
+import { clean } from './clean.js';
+import { archive } from './archival.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
@@ -56,6 +59,7 @@ const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRI
 /** Run one write against the table in `storage`. */
 export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
   const options = resolveWriteOptions(request.defaults, request.options);
+  await finishPendingRestores(storage, request.now ? { now: request.now } : {});
   await rollbackFailedWrites(storage, request.now);
   const state = await TableState.load(storage);
   const { config } = state;
@@ -64,7 +68,7 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   options.onProgress({ phase: 'prepare', done: 0, total: 0 });
 
   // 1. Records (validated before anything is written: bad input leaves the table untouched).
-  const rows = request.input === undefined ? [] : await collectRows(request.input);
+  let rows = request.input === undefined ? [] : await collectRows(request.input);
   const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, op === 'DELETE' ? [] : rows, options);
   const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
   const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
@@ -76,6 +80,7 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   } else {
     records = buildRecords(rows, { schema, keyGenerator, orderingFields });
   }
+  rows = []; // the validated records are all that is needed from here on
   const global = isGlobalIndex(options.index);
   const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
   if (dedupe) records = dedupeRecords(records, global, orderingKinds);
@@ -106,12 +111,14 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   return result;
 }
 
-/** Post-commit services the options ask for: inline compaction of merge-on-read tables. */
-async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<void> {
+/** Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival. */
+export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<void> {
   if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
     await scheduleCompaction(storage, options.compaction);
     await runPendingCompactions(storage, options);
   }
+  if (options.clean.automatic) await clean(storage, options.clean);
+  if (options.archive.automatic) await archive(storage, options.archive);
 }
 
 function deleteByKey(key: string, index: number): HoodieRecord {
@@ -192,8 +199,8 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       }
     }
   } else {
-    inserts.push(...records.filter((r) => !r.isDelete));
-    if (op === 'BULK_INSERT') inserts.sort((a, b) => (a.partitionPath < b.partitionPath ? -1 : a.partitionPath > b.partitionPath ? 1 : a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
+    for (const r of records) if (!r.isDelete) inserts.push(r);
+    if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts);
     if (REPLACE_OPS.has(op)) replaced = replacedGroups(op, slices, records, request.partitions);
   }
 
@@ -296,6 +303,22 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       replacedFileGroups: [...replaced.values()].reduce((a, ids) => a + ids.length, 0),
     },
   };
+}
+
+/** Sort records by partition, then key (bulk insert): grouped by partition first, each group sorted by key. */
+function sortByPartitionAndKey(records: HoodieRecord[]): void {
+  const groups = new Map<string, HoodieRecord[]>();
+  for (const r of records) {
+    let g = groups.get(r.partitionPath);
+    if (!g) groups.set(r.partitionPath, (g = []));
+    g.push(r);
+  }
+  let i = 0;
+  for (const p of [...groups.keys()].sort()) {
+    const g = groups.get(p) as HoodieRecord[];
+    g.sort((a, b) => (a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
+    for (const r of g) records[i++] = r;
+  }
 }
 
 /** Keep the in-memory index's key map in step with a write, or drop it to be rebuilt (`invalidate`). */

@@ -4,6 +4,8 @@ import { LakeletError } from '../errors.js';
 import type { BaseFileCodec } from '../format/base-file-writer.js';
 import { INDEX_TYPES, type IndexType } from '../index/record-index.js';
 import { DEFAULT_FILE_SIZING, type FileSizing } from '../plan/bucket-assignment.js';
+import type { ArchivalOptions } from '../plan/archival-plan.js';
+import type { CleanOptions } from './clean.js';
 
 /** Progress of a long write. */
 export interface WriteProgress {
@@ -36,6 +38,10 @@ export interface WriteOptions extends Partial<FileSizing> {
    * (default 5) deltacommits accumulated since the last one, or the logs reach `logBytes`.
    */
   compaction?: { inline?: boolean; deltaCommits?: number; logBytes?: number };
+  /** Cleaning after each commit (`automatic`, default true) and its policy (KEEP_LATEST_COMMITS, 10 commits). */
+  clean?: { automatic?: boolean } & Omit<CleanOptions, 'now'>;
+  /** Archival after each commit (`automatic`, default true), keeping 20–30 commits on the active timeline. */
+  archive?: { automatic?: boolean } & ArchivalOptions;
 }
 
 /** Options with every default filled in. */
@@ -49,6 +55,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   schema: unknown;
   onProgress: (progress: WriteProgress) => void;
   compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
+  clean: { automatic: boolean } & Omit<CleanOptions, 'now'>;
+  archive: { automatic: boolean } & ArchivalOptions;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -81,5 +89,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
       deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
       logBytes: o.compaction?.logBytes === undefined ? undefined : positive('compaction.logBytes', o.compaction.logBytes, 1),
     },
+    clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
+    archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
   };
 }

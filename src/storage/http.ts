@@ -41,7 +41,9 @@ export interface HttpStorageOptions {
   /**
    * How to list: `nginx-json` (GET `dir/` of an `autoindex_format json` server), `s3` (ListObjectsV2 on a
    * public bucket), `manifest` (the file {@link LISTING_MANIFEST_PATH}), or `auto` (default): the manifest
-   * when there is one, else nginx JSON, else S3, decided by the first listing.
+   * when there is one, else nginx JSON, else S3, decided by the first listing. Note that nginx's autoindex
+   * never lists names starting with `.`: merge-on-read log files (`.<fileId>_<instant>.log.<n>_…`) are
+   * invisible to `nginx-json`, so publish a manifest for MOR tables (copy-on-write tables read fine).
    */
   listing?: HttpListing;
   /**

@@ -5,7 +5,6 @@ import { compareInstantTimes, completedAction, parseInstantFileName, WRITE_ACTIO
 
 const STATE_RANK = { REQUESTED: 0, INFLIGHT: 1, COMPLETED: 2 } as const;
 /** Actions that write data files (in any state): writes and the table services that become writes. */
-const WRITE_PLAN_ACTIONS: ReadonlySet<string> = new Set(['commit', 'deltacommit', 'replacecommit', 'compaction', 'logcompaction', 'clustering']);
 
 /** One instant per (requested time, action as completed): `compaction.requested` and its `commit` are one. */
 const instantKey = (i: Instant): string => `${i.requestedTime}.${completedAction(i.action)}`;
@@ -77,7 +76,9 @@ export class Timeline {
    */
   isCommittedWrite(requestedTime: string): boolean {
     if (this.isCompletedWrite(requestedTime)) return true;
-    const first = this.instants.find((i) => WRITE_PLAN_ACTIONS.has(i.action));
+    // The start of the active timeline is its first instant of any action: rolling back every active write
+    // leaves their rollback instants (newer than every archived write) as the start.
+    const first = this.instants[0];
     return first !== undefined && compareInstantTimes(requestedTime, first.requestedTime) < 0;
   }
 

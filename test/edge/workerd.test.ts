@@ -1,7 +1,8 @@
 // The read path inside workerd (Cloudflare's runtime, through miniflare): lakelet's entry bundled for the
 // browser platform with Node built-ins forbidden, run as a worker that reads a table from the nginx test
 // server; snapshot, time travel and incremental rows must equal a Node read of the same zip.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Miniflare } from 'miniflare';
@@ -84,13 +85,14 @@ describe('the read path in workerd (miniflare)', () => {
   });
 
   it('the bundle guard rejects Node built-ins', async () => {
-    const dir = join(inject('NGINX_ROOT'), RUN, 'guard');
-    mkdirSync(dir, { recursive: true });
+    const dir = mkdtempSync(join(tmpdir(), 'lakelet-edge-guard-'));
     writeFileSync(join(dir, 'bad.js'), "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n");
     await expect(bundle(join(dir, 'bad.js'))).rejects.toThrow(/Node built-in "node:fs"/);
   });
 
-  it.each(TABLES.flatMap((zip) => [[zip, 'manifest'], [zip, 'auto'], ...(zip.includes('/mor/') ? [] : [[zip, 'nginx-json']])]))(
+  // nginx's JSON index hides dot-files (merge-on-read log files), so MOR tables are read through the manifest only.
+  const cases: [string, string][] = TABLES.flatMap((zip): [string, string][] => [[zip, 'manifest'], [zip, 'auto'], ...(zip.includes('/mor/') ? [] : [[zip, 'nginx-json'] as [string, string]])]);
+  it.each(cases)(
     '%s through %s listing: the same rows as Node', async (zip, listing) => {
       const url = `${inject('NGINX_URL')}/${RUN}/${zip.replace(/[/.]/g, '_')}`;
       const res = await mf.dispatchFetch(`http://edge.test/?url=${encodeURIComponent(url)}&listing=${listing}`);

@@ -16,7 +16,7 @@ const SCHEMA = {
   type: 'record', name: 'r', namespace: 'clean',
   fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: 'long' }],
 };
-const OPTIONS = { bloomFilter: { numEntries: 100 } };
+const OPTIONS = { bloomFilter: { numEntries: 100 }, clean: { automatic: false }, archive: { automatic: false } };
 
 async function snapshot(table: Table, asOf?: string): Promise<string[]> {
   const out: string[] = [];
@@ -127,7 +127,25 @@ describe('KEEP_LATEST_COMMITS', () => {
     await clean(storage, { retainCommits: 2 });
     expect((await baseInstants(storage))['part=x']).toEqual([overwrite]);
     const reopened = await openTable(storage);
-    expect((await snapshot(reopened)).filter((r) => r.startsWith('part=x'))).toEqual(afterOverwrite.filter((r) => r.startsWith('part=x')));
+    expect((await snapshot(reopened)).filter((r) => r.startsWith('x|'))).toEqual(['x|z|99']);
+    expect(afterOverwrite.filter((r) => r.startsWith('x|'))).toEqual(['x|z|99']);
+  });
+
+  test('a deleted partition disappears entirely (files and partition metadata) once out of retention', async () => {
+    const { storage, table } = await buildTable(3);
+    await table.deletePartitions(['part=x']);
+    const dropped = table.commits.at(-1)!.requestedTime;
+    for (let k = 0; k < 3; k++) await table.upsert([{ id: 'e', part: 'y', ts: 100 + k, v: k }]);
+    expect((await storage.list('part=x')).length).toBeGreaterThan(1);
+    const result = await clean(storage, { retainCommits: 2 });
+    expect(await storage.list('part=x', { recursive: true })).toEqual([]);
+    const md = parseCleanMetadata(await storage.read(`.hoodie/${result?.instant}.clean`), 'md');
+    expect(md.partitionMetadata['part=x']?.isPartitionDeleted).toBe(true);
+    const plan = parseCleanerPlan(await storage.read(`.hoodie/${result?.instant}.clean.requested`), 'plan');
+    expect(plan.partitionsToBeDeleted).toEqual(['part=x']);
+    expect((await snapshot(await openTable(storage))).every((r) => r.startsWith('y|'))).toBe(true);
+    expect(await notFound(storage, dropped)).toContain(`oldest readable instant is ${result?.earliestInstantToRetain}`);
+    expect(await notFound(storage, result?.earliestInstantToRetain as string)).toBeUndefined();
   });
 
   test('savepointed files survive, and the savepoint stays readable', async () => {

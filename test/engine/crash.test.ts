@@ -9,7 +9,7 @@ const SCHEMA = {
   type: 'record', name: 'r', namespace: 'crash',
   fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'double'], default: null }],
 };
-const OPTIONS = { bloomFilter: { numEntries: 100 }, rowGroupRows: 2, compaction: { inline: false } };
+const OPTIONS = { bloomFilter: { numEntries: 100 }, rowGroupRows: 2, compaction: { inline: false }, clean: { automatic: false }, archive: { automatic: false } };
 const UPSERT = [{ id: 'a', part: 'x', ts: 2, v: 10 }, { id: 'c', part: 'y', ts: 2, v: 30 }, { id: 'e', part: 'z', ts: 1, v: 50 }];
 const NEXT = [{ id: 'b', part: 'x', ts: 3, v: 200 }, { id: 'f', part: 'y', ts: 1, v: 60 }];
 

@@ -15,7 +15,7 @@ const SCHEMA = {
   type: 'record', name: 'r', namespace: 'sp',
   fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'double'], default: null }],
 };
-const OPTIONS = { bloomFilter: { numEntries: 100 } };
+const OPTIONS = { bloomFilter: { numEntries: 100 }, clean: { automatic: false }, archive: { automatic: false } };
 
 async function snapshot(table: Table, asOf?: string): Promise<string[]> {
   const out: string[] = [];
@@ -305,5 +305,37 @@ describe('crash at every storage call of a restore', async () => {
     expect([...seenPrefixes].sort()).toEqual([1, 2, 3, 4]);
     expect(crashesMidRestore).toBeGreaterThan(10);
     expect(crashesAfterCompletion).toBeGreaterThan(2); // the leftover rollback instants are swept
+  });
+});
+
+describe('merge-on-read', () => {
+  it('the savepoint lists base and log files; restore undoes later deltacommits (log blocks included)', async () => {
+    const storage = memoryStorage();
+    const schema = { type: 'record', name: 'm', namespace: 'sp', fields: [{ name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: 'long' }] };
+    const table = await createTable(storage, { name: 'm', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', schema, ...OPTIONS });
+    const rows = async (t: Table): Promise<string[]> => {
+      const out: string[] = [];
+      for await (const r of t.rows({ columns: ['id', 'v'] })) out.push(`${r.id}=${r.v}`);
+      return out.sort();
+    };
+    await table.upsert([{ id: 'a', ts: 1, v: 1 }, { id: 'b', ts: 1, v: 2 }], OPTIONS);
+    await table.upsert([{ id: 'a', ts: 2, v: 10 }], OPTIONS);
+    const t = table.commits[1]?.requestedTime as string;
+    const saved = await rows(table);
+    expect(saved).toEqual(['a=10', 'b=2']);
+    const { metadata } = await savepoint(storage, { instant: t });
+    const files = savepointedFilePaths(metadata);
+    expect(files.filter((f) => f.endsWith('.parquet'))).toHaveLength(1);
+    expect(files.filter((f) => f.includes('.log.')).length).toBeGreaterThan(0);
+    await table.upsert([{ id: 'a', ts: 3, v: 100 }, { id: 'c', ts: 1, v: 3 }], OPTIONS);
+    await table.delete(['b'], OPTIONS);
+    expect(await rows(await openTable(storage))).toEqual(['a=100', 'c=3']);
+    const result = await restore(storage, t);
+    expect(result.rolledBack.map((i) => i.action)).toEqual(['deltacommit', 'deltacommit']);
+    const restored = await openTable(storage);
+    expect(await rows(restored)).toEqual(saved);
+    expect(restored.commits.map((c) => c.requestedTime).at(-1)).toBe(t);
+    await restored.upsert([{ id: 'd', ts: 1, v: 4 }], OPTIONS);
+    expect(await rows(restored)).toEqual([...saved, 'd=4']);
   });
 });

@@ -2,7 +2,8 @@
 // change the table cannot take. Each is INVALID_ARGUMENT naming the row and field, and the table's files
 // are exactly as before.
 import { describe, expect, test } from 'vitest';
-import { createTable, LakeletError, memoryStorage, type Storage, type Table } from '../../src/index.js';
+import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { fixtureCopy } from '../helpers/fixtures.js';
 
 async function listing(storage: Storage): Promise<string[]> {
   const out: string[] = [];
@@ -70,10 +71,12 @@ describe('writes reject bad rows and leave the table as it was', () => {
     expect(rows.get('a')?.tip).toBeNull();
   });
 
-  test('merge-on-read tables reject writes until they are supported', async () => {
-    const storage = memoryStorage();
-    const table = await createTable(storage, { name: 'm', type: 'MERGE_ON_READ', recordKey: 'id' });
-    expect((await rejects(table.upsert([{ id: 'a' }]))).code).toBe('UNSUPPORTED');
+  test('tables without meta fields are read but not written (UNSUPPORTED)', async () => {
+    const storage = await fixtureCopy('sample_table/cow/v6_simplekeygen_hivestyle_no_metafields.zip');
+    const table = await openTable(storage);
+    const err = await rejects(table.upsert([{ id: 9 }]));
+    expect(err.code).toBe('UNSUPPORTED');
+    expect(err.context.field).toBe('hoodie.populate.meta.fields');
   });
 
   test('creating a table twice → ALREADY_EXISTS; bad partition paths → INVALID_ARGUMENT', async () => {

@@ -332,12 +332,13 @@ describe('insert, bulk-insert and delete', () => {
     }
   });
 
-  test('writing to a merge-on-read table fails cleanly (not supported yet)', async () => {
+  test('a merge-on-read table takes upserts as deltacommits', async () => {
     const dir = fresh('mor');
     expect((await runCli('create', dir, '--name', 'm', '--type', 'mor', '--record-key', 'id')).code).toBe(0);
-    const r = await runCli('upsert', dir, '--input', file('t.jsonl', TRIPS));
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^lakelet: write: writes to MERGE_ON_READ tables are not supported yet/);
+    const r = await runCli('upsert', dir, '--input', file('t.jsonl', TRIPS), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).operation).toBe('UPSERT');
+    expect(readdirSync(join(dir, '.hoodie')).some((f) => f.endsWith('.deltacommit'))).toBe(true);
   });
 });
 

@@ -92,8 +92,10 @@ describe('planClean', () => {
     const timeline = Timeline.fromFileNames([`${t(1)}.commit`, `${t(2)}.commit`, `${t(3)}.replacecommit`, `${t(4)}.commit`, `${t(5)}.commit`, `${t(6)}.commit`]);
     const replaced: ReplaceRecord[] = [{ instantTime: t(3), partitionToReplaceFileIds: { p: ['a-0'] } }];
     const view = new FileSystemView({ files: groupFiles, timeline, timelineLayoutVersion: 1, replaced });
-    const early = planClean(view, timeline, opts({ retainCommits: 4 }), new Set(), replaced); // ECTR = 3: not before it
-    expect(early.filesToDelete).toEqual({});
+    // ECTR = 3: the group is not replaced before it, so only its old slice goes (a@2 serves as-of-2 queries).
+    const early = planClean(view, timeline, opts({ retainCommits: 4 }), new Set(), replaced);
+    expect(early.filesToDelete).toEqual({ p: [groupFiles[0]!.path] });
+    expect(early.partitionsToDelete).toEqual([]);
     const late = planClean(view, timeline, opts({ retainCommits: 2 }), new Set(), replaced); // ECTR = 5
     expect(late.filesToDelete).toEqual({ p: [groupFiles[0]!.path, groupFiles[1]!.path] });
     expect(late.partitionsToDelete).toEqual(['p']);

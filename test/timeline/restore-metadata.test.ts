@@ -111,7 +111,7 @@ describe('HoodieRestoreMetadata', () => {
       fields: [...fields, { name: 'extraMetadata', type: ['null', { type: 'map', values: 'string' }], default: null }],
     };
     const { records } = readAvroContainer(serializeRestoreMetadata(SAMPLE));
-    const record = { ...(records[0] as Record<string, unknown>), extraMetadata: { k: 'v' } };
+    const record: Record<string, unknown> = { ...(records[0] as Record<string, unknown>), extraMetadata: { k: 'v' } };
     (record.hoodieRestoreMetadata as Record<string, unknown[]>)['20240418173553000']?.unshift(null);
     const bytes = writeAvroContainer(JSON.stringify(newer), [record]);
     expect(parseRestoreMetadata(bytes, 'newer')).toEqual(SAMPLE);
