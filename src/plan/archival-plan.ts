@@ -1,9 +1,9 @@
 // The archival planner (Hudi's HoodieTimelineArchiver for layout 1, pure): which completed instants leave the
-// active timeline — the oldest writes beyond `keepMaxCommits` down to `keepMinCommits`, never at or after the
-// oldest pending write, the first savepoint, the latest clean's earliest commit to retain or a replacecommit
-// whose replaced files may still exist; and the cleans and rollbacks older than the newest write archived.
+// active timeline — the oldest writes, cleans and rollbacks beyond `keepMaxCommits` down to `keepMinCommits`,
+// never at or after the oldest pending write, the first savepoint, the latest clean (or its earliest commit
+// to retain) or a replacecommit whose replaced files may still exist.
 import { LakeletError } from '../errors.js';
-import { compareInstantTimes, type Instant } from '../timeline/instant.js';
+import { WRITE_ACTIONS, compareInstantTimes, type Instant } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
 
 /** Options of {@link planArchival} (`hoodie.keep.min.commits` 20, `hoodie.keep.max.commits` 30). */
@@ -48,17 +48,18 @@ export function resolveArchivalOptions(options: ArchivalOptions = {}): { keepMin
 }
 
 /**
- * Plan an archival. Once the active timeline holds more than `keepMaxCommits` completed writes, the oldest
- * ones go until `keepMinCommits` remain, stopping before: the latest completed write preceding the oldest
+ * Plan an archival. Once the active timeline holds more than `keepMaxCommits` completed writes, cleans and
+ * rollbacks, the oldest go until `keepMinCommits` remain, stopping before the latest clean and before: the latest completed write preceding the oldest
  * pending write or table service (so files of pending writes stay distinguishable); the first completed
  * savepoint; the latest clean's earliest commit to retain; the first replacecommit at or after that commit (or
  * after the clean itself, or any replacecommit when the table was never cleaned) — its replaced file groups
- * may still be on storage. Completed cleans and rollbacks older than the newest archived write go along.
+ * may still be on storage.
  */
 export function planArchival(timeline: Timeline, options: ArchivalOptions = {}, latestClean?: LatestClean): ArchivalPlan {
   const { keepMinCommits, keepMaxCommits } = resolveArchivalOptions(options);
   const writes = timeline.completedWrites();
-  if (writes.length <= keepMaxCommits) return { instants: [], files: [] };
+  const total = timeline.completed().filter((i) => WRITE_ACTIONS.has(i.action) || i.action === 'clean' || i.action === 'rollback').length;
+  if (total <= keepMaxCommits) return { instants: [], files: [] };
 
   const stops: string[] = [];
   const pending = timeline.pending().find((i) => PENDING_BLOCKERS.has(i.action));
@@ -78,15 +79,22 @@ export function planArchival(timeline: Timeline, options: ArchivalOptions = {}, 
   }
   const stop = stops.reduce<string | undefined>((a, b) => (a === undefined || lt(b, a) ? b : a), undefined);
 
-  const eligible = writes.filter((w) => stop === undefined || lt(w.requestedTime, stop));
-  const toArchive = eligible.slice(0, Math.max(0, writes.length - keepMinCommits));
-  const last = toArchive[toArchive.length - 1];
-  if (!last) return { instants: [], files: [] };
+  // Writes, cleans and rollbacks all count towards the limits, so the active timeline as a whole stays
+  // between min and max (Hudi counts commits and cleans separately; the total then grows to twice as much).
   const earliestPending = timeline.pending()[0]?.requestedTime;
-  const services = timeline.completed().filter((i) => (i.action === 'clean' || i.action === 'rollback')
-    && lt(i.requestedTime, last.requestedTime)
-    && (earliestPending === undefined || lt(i.requestedTime, earliestPending)));
-  const instants = [...toArchive, ...services].sort((a, b) => compareInstantTimes(a.requestedTime, b.requestedTime));
+  const latestCleanInstant = timeline.completed().filter((i) => i.action === 'clean').at(-1);
+  const counted = timeline.completed().filter((i) => WRITE_ACTIONS.has(i.action) || i.action === 'clean' || i.action === 'rollback');
+  const instants: Instant[] = [];
+  let remaining = counted.length;
+  for (const i of counted) {
+    if (remaining <= keepMinCommits) break;
+    if (stop !== undefined && !lt(i.requestedTime, stop)) break;
+    if (earliestPending !== undefined && !lt(i.requestedTime, earliestPending)) break;
+    if (i === latestCleanInstant) continue; // the latest clean's metadata bounds time travel and archival
+    instants.push(i);
+    remaining--;
+  }
+  if (!instants.some((i) => WRITE_ACTIONS.has(i.action))) return { instants: [], files: [] };
   const keys = new Set(instants.map((i) => `${i.requestedTime}|${i.action}`));
   // A compaction's requested/inflight files belong to its `commit`; a clustering's to its `replacecommit`.
   const completedOf = (f: Instant): string => (f.action === 'compaction' ? 'commit' : f.action === 'logcompaction' ? 'deltacommit' : f.action === 'clustering' ? 'replacecommit' : f.action);

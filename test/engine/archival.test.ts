@@ -81,9 +81,11 @@ describe('planArchival (pure)', () => {
     expect(plan([...files, `${t(7)}.clean`], { instantTime: t(7), earliestCommitToRetain: t(2) })).toEqual(['01.commit']);
   });
 
-  test('cleans and rollbacks older than the newest archived write go along', () => {
+  test('cleans and rollbacks count towards the limits and go in time order; the latest clean stays', () => {
     const files = [...names([1, 3, 4, 5, 6, 7]), `${t(2)}.rollback.requested`, `${t(2)}.rollback`, `${t(8)}.clean.requested`, `${t(8)}.clean`];
-    expect(plan(files)).toEqual(['01.commit', '02.rollback', '03.commit', '04.commit']);
+    expect(plan(files)).toEqual(['01.commit', '02.rollback', '03.commit', '04.commit', '05.commit']);
+    const early = [...names([3, 4, 5, 6, 7]), `${t(1)}.clean`, `${t(2)}.clean`];
+    expect(plan(early)).toEqual(['01.clean', '03.commit', '04.commit', '05.commit']);
   });
 
   test('keepMaxCommits must exceed keepMinCommits', () => {
