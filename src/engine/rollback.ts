@@ -136,7 +136,9 @@ export function isTableServiceCommit(state: TableState, instant: Instant): boole
  * first. Returns the rollback of the write itself.
  */
 export async function rollbackLatestWrite(storage: Storage, instant?: string, now?: Date): Promise<RollbackResult> {
-  await rollbackFailedWrites(storage, now);
+  const failed = await rollbackFailedWrites(storage, now);
+  const pendingTarget = instant === undefined ? undefined : failed.find((r) => r.rolledBack === instant);
+  if (pendingTarget) return pendingTarget; // the instant was a failed (pending) write: already rolled back
   let state = await TableState.load(storage);
   const writes = state.timeline.completedWrites();
   const dataWrites = writes.filter((w) => !isTableServiceCommit(state, w));
@@ -148,8 +150,11 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, no
   if (target.requestedTime !== latest?.requestedTime) {
     throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first or restore a savepoint`, { instant: time });
   }
-  if (state.timeline.savepoints().some((s) => s.requestedTime === target.requestedTime)) {
-    throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is savepointed; delete the savepoint first`, { instant: time });
+  const savepointed = new Set(state.timeline.savepoints().map((s) => s.requestedTime));
+  const undone = [target, ...writes.filter((w) => w.requestedTime > target.requestedTime)];
+  const blocked = undone.find((w) => savepointed.has(w.requestedTime));
+  if (blocked) {
+    throw new LakeletError('INVALID_ARGUMENT', `rollback: ${blocked.requestedTime} is savepointed; delete the savepoint first`, { instant: blocked.requestedTime });
   }
   for (const service of writes.filter((w) => w.requestedTime > target.requestedTime).reverse()) {
     await rollbackInstant(state, service, now);

@@ -1,6 +1,25 @@
-// `lakelet inspect`: what a table is (config), what happened to it (every instant of the active
-// timeline) and which files its latest snapshot reads (file groups and slices), as text or one JSON document.
+// `lakelet inspect`: what a table is (config), what happened to it (every instant of the active timeline,
+// pending instants, savepoints, how far back it is readable) and which files its latest snapshot reads.
+import { TableState } from '../engine/table-state.js';
+import { isLakeletError } from '../errors.js';
 import type { Table } from '../table.js';
+import { parseSavepointMetadata } from '../timeline/savepoint-metadata.js';
+
+/** The help text of `lakelet inspect`. */
+export const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
+
+Prints the table's config (name, type, version, timeline layout, record key,
+ordering and partition fields, key generator, merge mode, meta fields), every
+instant of the active timeline (requested time, action, state, completion time),
+the pending instants (requested or inflight: writes, compactions, cleans, ...),
+the savepoints, the oldest instant time travel can still read (after a clean)
+and the file groups of the latest snapshot (partition, file id, base file, log
+files, sizes).
+
+Options:
+  --json       one JSON document instead of text
+  -h, --help   this help
+`;
 
 /** The JSON document `lakelet inspect --json` prints. */
 export interface InspectReport {
@@ -23,6 +42,12 @@ export interface InspectReport {
     baseFileFormat: string;
   };
   timeline: { requestedTime: string; action: string; state: string; completionTime: string | null; fileName: string }[];
+  /** The instants of {@link InspectReport.timeline} not completed (REQUESTED or INFLIGHT), oldest first. */
+  pending: { requestedTime: string; action: string; state: string }[];
+  /** Completed savepoints, oldest first (who, when and why are null when the savepoint file cannot be read). */
+  savepoints: { instant: string; savepointedBy: string | null; savepointedAt: string | null; comments: string | null }[];
+  /** The oldest instant time travel can read and the clean that set it; null when the table was never cleaned. */
+  oldestReadableInstant: { instant: string; clean: string } | null;
   /** The slices a snapshot query of the latest state reads, by partition then file id. */
   fileSlices: {
     partitionPath: string;
@@ -48,6 +73,20 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
       const totalSize = (baseFile?.size ?? 0) + logFiles.reduce((n, l) => n + l.size, 0);
       return { partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, baseFile, logFiles, totalSize };
     });
+  const savepoints: InspectReport['savepoints'] = [];
+  for (const i of table.timeline) {
+    if (i.action !== 'savepoint' || i.state !== 'COMPLETED') continue;
+    const file = `${c.timelinePath}/${i.fileName}`;
+    try {
+      const md = parseSavepointMetadata(await table.storage.read(file), file);
+      const at = new Date(md.savepointedAt);
+      savepoints.push({ instant: i.requestedTime, savepointedBy: md.savepointedBy, savepointedAt: Number.isNaN(at.getTime()) ? null : at.toISOString(), comments: md.comments });
+    } catch (err) {
+      if (!isLakeletError(err)) throw err;
+      savepoints.push({ instant: i.requestedTime, savepointedBy: null, savepointedAt: null, comments: null });
+    }
+  }
+  const readable = await (await TableState.load(table.storage)).oldestReadableInstant();
   return {
     path,
     config: {
@@ -67,6 +106,9 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
       baseFileFormat: c.baseFileFormat,
     },
     timeline: table.timeline.map((i) => ({ requestedTime: i.requestedTime, action: i.action, state: i.state, completionTime: i.completionTime ?? null, fileName: i.fileName })),
+    pending: table.timeline.filter((i) => i.state !== 'COMPLETED').map((i) => ({ requestedTime: i.requestedTime, action: i.action, state: i.state })),
+    savepoints,
+    oldestReadableInstant: readable ?? null,
     fileSlices: slices,
     totals: {
       partitions: new Set(slices.map((s) => s.partitionPath)).size,
@@ -98,6 +140,12 @@ export function formatBytes(n: number): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const listText = (xs: readonly string[]) => (xs.length === 0 ? '(none)' : xs.join(', '));
 
+function savepointText(s: InspectReport['savepoints'][number]): string {
+  const by = [s.savepointedBy === null ? '' : `by ${s.savepointedBy}`, s.savepointedAt === null ? '' : `at ${s.savepointedAt}`].filter((x) => x !== '').join(' ');
+  const comments = s.comments ? ` ${JSON.stringify(s.comments)}` : '';
+  return `${s.instant}${by === '' ? '' : ` (${by})`}${comments}`;
+}
+
 /** Render the report as the human-readable text of `lakelet inspect`. */
 export function inspectText(r: InspectReport): string {
   const c = r.config;
@@ -115,12 +163,18 @@ export function inspectText(r: InspectReport): string {
   field('meta fields', c.populateMetaFields ? 'yes' : 'no');
   field('base file format', c.baseFileFormat);
 
-  lines.push('', `Timeline: ${plural(r.timeline.length, 'instant')}`);
+  const pendingNote = r.pending.length > 0 ? ` (${r.pending.length} pending)` : '';
+  lines.push('', `Timeline: ${plural(r.timeline.length, 'instant')}${pendingNote}`);
   if (r.timeline.length > 0) {
-    const rows = [['requested', 'action', 'state', 'completed'], ...r.timeline.map((i) => [i.requestedTime, i.action, i.state, i.completionTime ?? '-'])];
-    const widths = [0, 1, 2, 3].map((k) => Math.max(...rows.map((row) => (row[k] ?? '').length)));
+    const savepointed = new Set(r.savepoints.map((s) => s.instant));
+    const note = (i: InspectReport['timeline'][number]) => (i.state !== 'COMPLETED' ? '<- pending' : i.action !== 'savepoint' && savepointed.has(i.requestedTime) ? '<- savepointed' : '');
+    const rows = [['requested', 'action', 'state', 'completed', ''], ...r.timeline.map((i) => [i.requestedTime, i.action, i.state, i.completionTime ?? '-', note(i)])];
+    const widths = [0, 1, 2, 3, 4].map((k) => Math.max(...rows.map((row) => (row[k] ?? '').length)));
     for (const row of rows) lines.push('  ' + row.map((x, k) => x.padEnd(widths[k] ?? 0)).join('  ').trimEnd());
   }
+  field('pending', r.pending.length === 0 ? '(none)' : r.pending.map((i) => `${i.requestedTime} ${i.action} (${i.state})`).join(', '));
+  field('savepoints', r.savepoints.length === 0 ? '(none)' : r.savepoints.map(savepointText).join(', '));
+  if (r.oldestReadableInstant) field('oldest readable', `${r.oldestReadableInstant.instant} (clean ${r.oldestReadableInstant.clean}; time travel before it fails)`);
 
   const t = r.totals;
   lines.push('', `File slices (latest snapshot): ${plural(t.fileGroups, 'file group')} in ${plural(t.partitions, 'partition')}, ${plural(t.baseFiles, 'base file')}, ${plural(t.logFiles, 'log file')}, ${formatBytes(t.bytes)}`);

@@ -49,8 +49,8 @@ Options:
   --json                   print the new table's config as JSON
   -h, --help               this help
 
-lakelet writes copy-on-write tables; merge-on-read tables can be created and
-read, but writing to them is not supported yet.
+Writes to a merge-on-read table are deltacommits (log files); lakelet compact
+merges them into base files (see lakelet compact --help).
 `;
 
 const WRITE_WHAT: Record<WriteCommand, string> = {
@@ -213,8 +213,12 @@ async function makeDirectory(dir: string): Promise<boolean> {
   return true;
 }
 
-/** Open the table in directory `dir` for writing: it must be a directory holding `.hoodie/hoodie.properties`. */
-async function openForWrite(dir: string, command: string): Promise<Table> {
+/**
+ * Open the table in directory `dir` for writing: it must be a directory holding `.hoodie/hoodie.properties`
+ * (a missing directory or table → `NOT_FOUND`; a file or .zip → `INVALID_ARGUMENT`). `command` names the
+ * command in messages.
+ */
+export async function openForWrite(dir: string, command: string): Promise<Table> {
   let info;
   try {
     info = await stat(dir);

@@ -1,5 +1,6 @@
-// The `lakelet` command-line tool (`bin/lakelet.js` runs it from dist/): `inspect` a table, `query` its
-// rows, `create` one and write rows into it (cli-write.ts). Every failure becomes one `lakelet: <message>` line on stderr and exit code 2; never a stack trace.
+// The `lakelet` command-line tool (`bin/lakelet.js` runs it from dist/): `inspect` a table, `query` its rows,
+// `create` one and write rows into it (cli-write.ts), run table services (cli-services.ts), `publish` it.
+// Every failure becomes one `lakelet: <message>` line on stderr and exit code 2; never a stack trace.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,8 +10,10 @@ import { parseFilter, type Filter } from '../plan/filters.js';
 import { openTable, type RowsOptions, type Table } from '../table.js';
 import { parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './cli-args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './cli-format.js';
-import { inspectTable, inspectText } from './cli-inspect.js';
+import { INSPECT_USAGE, inspectTable, inspectText } from './cli-inspect.js';
 import { OutputClosed, OutputSink, type CliOutput } from './cli-output.js';
+import { PUBLISH_USAGE, publishCommand } from './cli-publish.js';
+import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './cli-services.js';
 import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './cli-write.js';
 import { storageForPath } from './index.js';
 
@@ -33,6 +36,8 @@ Usage:
   lakelet create <dir> --name <name> --type <type> --record-key <a[,b]> [options]
   lakelet upsert|insert|bulk-insert <dir> --input <file> [options]
   lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
+${SERVICES_SYNOPSIS}
+  lakelet publish <dir>
   lakelet <command> --help
   lakelet --help | --version
 
@@ -47,23 +52,12 @@ Commands:
   insert    insert rows without looking up existing keys
   bulk-insert  load rows into new file groups (sorted, no key lookup)
   delete    delete records by key, or the records of the rows in a file
+${SERVICES_SUMMARY}
+  publish   write the listing manifest that static HTTP hosting needs
 
 Exit status: 0 on success, 2 on a bad command line, a table that cannot be read
 or a write that failed (the reason is printed on stderr as one line; a failed
 write leaves the table as it was).
-`;
-
-const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
-
-Prints the table's config (name, type, version, timeline layout, record key,
-ordering and partition fields, key generator, merge mode, meta fields), every
-instant of the active timeline (requested time, action, state, completion time)
-and the file groups of the latest snapshot (partition, file id, base file, log
-files, sizes).
-
-Options:
-  --json       one JSON document instead of text
-  -h, --help   this help
 `;
 
 const QUERY_USAGE = `Usage: lakelet query <table> [options]
@@ -94,6 +88,9 @@ JSON values: long as a number when it is safe, else a string; decimals as
 strings with their scale ("75.00"); dates YYYY-MM-DD; timestamps ISO-8601 UTC;
 bytes base64; structs and maps as objects; arrays as arrays.
 `;
+
+/** Every command, in the order the usage lists them. */
+const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish'];
 
 const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag' };
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
@@ -130,10 +127,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'inspect': return await inspectCommand(rest, io);
       case 'query': return await queryCommand(rest, io);
       case 'create': return await createCommand(rest, io);
+      case 'publish': return await publishCommand(rest, io);
       case 'help': return await say(io.stdout, helpText(rest[0]));
       default:
         if ((WRITE_COMMANDS as readonly string[]).includes(command)) return await writeCommand(command as WriteCommand, rest, io);
-        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: inspect, query, create, ${WRITE_COMMANDS.join(', ')}; try lakelet --help)`);
+        if (isServiceCommand(command)) return await serviceCommand(command, rest, io);
+        throw new UsageError(`unknown command ${JSON.stringify(command)} (commands: ${COMMANDS.join(', ')}; try lakelet --help)`);
     }
   } catch (err) {
     if (err instanceof OutputClosed) return 0;
@@ -146,6 +145,8 @@ function helpText(command: string | undefined): string {
   if (command === 'query') return QUERY_USAGE;
   if (command === 'inspect') return INSPECT_USAGE;
   if (command === 'create') return CREATE_USAGE;
+  if (command === 'publish') return PUBLISH_USAGE;
+  if (isServiceCommand(command)) return serviceUsage(command);
   if ((WRITE_COMMANDS as readonly string[]).includes(command ?? '')) return writeUsage(command as WriteCommand);
   return USAGE;
 }

@@ -8,7 +8,7 @@ import { createTable, isLakeletError, memoryStorage, openTable, type IndexType, 
 import { Random } from './random.js';
 
 export const PARTS = ['p0', 'p1', 'p2', 'p3'];
-export const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY'];
+export const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY', 'RECORD_INDEX'];
 export const SCHEMA = {
   type: 'record', name: 'trip', namespace: 'model',
   fields: [
@@ -111,7 +111,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const index = rnd.pick(INDEXES);
   const type: TableType = rnd.chance(0.5) ? 'COPY_ON_WRITE' : 'MERGE_ON_READ';
   const services = options.services ?? true;
-  const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY';
+  const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY' || index === 'RECORD_INDEX';
   const storage: Storage = options.storage ?? memoryStorage();
   const table = await createTable(storage, {
     name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
@@ -132,7 +132,8 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
-    const latestSavepointed = savepoints.some((s) => s.instant === seq.history.at(-1)?.instant);
+    // A rollback undoes the latest data write and the compactions after it: refused if any is savepointed.
+    const latestSavepointed = savepoints.some((s) => s.instant >= (seq.history.at(-1)?.instant ?? '~'));
     if (what < 0.3) {
       const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(key()));
       const r = await table.upsert(batch);
