@@ -1,11 +1,14 @@
-// The demo page: opens a Hudi table from a picked folder, a .zip or a drop, then renders its config,
-// timeline, file slices and the first rows of a snapshot / time-travel / read-optimized / incremental query.
+// The demo page: creates, lists and writes Hudi tables in OPFS, or opens one read-only from a folder, a .zip
+// or a drop; renders config, timeline, file slices and rows of snapshot / time-travel / incremental queries.
 import {
-  fileListStorage, isLakeletError, jsonRow, openTable, tableStorage, zipStorage,
-  type FileListEntry, type Instant, type FileSlice, type Storage, type Table,
+  createTable, fileListStorage, isLakeletError, jsonRow, openTable, tableStorage, zipStorage,
+  type FileListEntry, type Instant, type FileSlice, type Table,
 } from '../src/index.js';
 import { readDrop } from './drop.js';
+import { checkTableName, deleteTable, listTables, opfsAvailable, storageOf, type StoredTable } from './opfs-tables.js';
 import { dataTable, definitions, formatBytes, h, show } from './table-view.js';
+import { TRIPS_KEYS, TRIPS_SCHEMA } from './trips.js';
+import { WritePanel } from './write-panel.js';
 
 /** How many rows the page shows. */
 const ROW_LIMIT = 50;
@@ -42,9 +45,17 @@ const ui = {
   rows: $('rows'),
   slicesCaption: $('slices-caption'),
   slices: $('slices'),
+  tables: $('tables'),
+  tablesNote: $('tables-note'),
+  tablesList: $('tables-list'),
+  create: $<HTMLFormElement>('create'),
+  createName: $<HTMLInputElement>('create-name'),
+  createType: $<HTMLSelectElement>('create-type'),
 };
 
 let table: Table | undefined;
+/** The OPFS table open (its folder name under lakelet-demo/), undefined for read-only sources. */
+let openOpfsName: string | undefined;
 /** Bumped by every open and query, so a slow earlier result never overwrites a later one. */
 let generation = 0;
 
@@ -75,17 +86,22 @@ function clearError(): void {
 
 // ---- opening -------------------------------------------------------------------------------------------
 
-async function open(what: string, makeStorage: () => Promise<Storage> | Storage): Promise<void> {
+/** Open a table: `opfsName` for a writable table in OPFS, else read-only (`what` says from where). */
+async function open(what: string, opener: () => Promise<Table>, opfsName?: string): Promise<void> {
+  if (writes.busy) return;
   const mine = ++generation;
   clearError();
   setState('loading', `Opening ${what}…`);
   try {
-    const storage = await tableStorage(await makeStorage());
-    const opened = await openTable(storage);
+    const opened = await opener();
     if (mine !== generation) return;
     table = opened;
+    openOpfsName = opfsName;
     renderTable(opened);
+    renderTableList();
     ui.view.hidden = false;
+    await writes.open(opened, opfsName ? undefined
+      : `Read-only: ${what} was opened from a file picker or a drop. Create or open a table under “Tables in this browser” to write.`);
     await runQuery();
   } catch (err) {
     if (mine !== generation) return;
@@ -95,11 +111,11 @@ async function open(what: string, makeStorage: () => Promise<Storage> | Storage)
 }
 
 function openZip(file: File): Promise<void> {
-  return open(file.name, async () => zipStorage(new Uint8Array(await file.arrayBuffer()), { label: file.name }));
+  return open(file.name, async () => openTable(await tableStorage(zipStorage(new Uint8Array(await file.arrayBuffer()), { label: file.name }))));
 }
 
 function openFolder(name: string, files: Iterable<File | FileListEntry>): Promise<void> {
-  return open(name, () => fileListStorage(files, { label: name }));
+  return open(name, async () => openTable(await tableStorage(fileListStorage(files, { label: name }))));
 }
 
 ui.zipInput.addEventListener('change', () => {
@@ -140,6 +156,19 @@ window.addEventListener('error', (e) => showError(e.error ?? e.message));
 // ---- the table: config, timeline, query controls ---------------------------------------------------------
 
 function renderTable(t: Table): void {
+  renderConfig(t);
+  renderInstantOptions(t);
+  ui.mode.value = 'snapshot';
+  ui.readOptimized.checked = false;
+  const mor = t.config.tableType === 'MERGE_ON_READ';
+  ui.readOptimized.disabled = !mor;
+  ui.readOptimized.parentElement?.setAttribute('title', mor ? 'read base files only, skip log files' : 'copy-on-write: same as a snapshot');
+  ui.columns.value = '';
+  ui.where.value = '';
+  syncMode();
+}
+
+function renderConfig(t: Table): void {
   const c = t.config;
   const list = (xs: readonly string[]) => (xs.length > 0 ? xs.join(', ') : '—');
   const pairs: [string, string][] = [
@@ -156,20 +185,20 @@ function renderTable(t: Table): void {
   ];
   show(ui.config, definitions(pairs));
   renderTimeline(t.timeline, undefined);
+}
 
+/** The instant pickers of the query form, keeping each selection that still exists. */
+function renderInstantOptions(t: Table): void {
   const commits = t.commits;
   const option = (i: Instant) => new Option(`${i.requestedTime} · ${i.action}`, i.requestedTime);
-  ui.asOf.replaceChildren(new Option('latest', ''), ...commits.map(option));
-  ui.from.replaceChildren(new Option('start of timeline', TIMELINE_START), ...commits.map(option));
-  ui.to.replaceChildren(new Option('latest', ''), ...commits.map(option));
-  ui.mode.value = 'snapshot';
-  ui.readOptimized.checked = false;
-  const mor = c.tableType === 'MERGE_ON_READ';
-  ui.readOptimized.disabled = !mor;
-  ui.readOptimized.parentElement?.setAttribute('title', mor ? 'read base files only, skip log files' : 'copy-on-write: same as a snapshot');
-  ui.columns.value = '';
-  ui.where.value = '';
-  syncMode();
+  const fill = (select: HTMLSelectElement, first: HTMLOptionElement) => {
+    const keep = select.value;
+    select.replaceChildren(first, ...commits.map(option));
+    if (commits.some((i) => i.requestedTime === keep)) select.value = keep;
+  };
+  fill(ui.asOf, new Option('latest', ''));
+  fill(ui.from, new Option('start of timeline', TIMELINE_START));
+  fill(ui.to, new Option('latest', ''));
 }
 
 function renderTimeline(instants: readonly Instant[], selected: string | undefined): void {
@@ -288,4 +317,125 @@ function renderSlices(slices: readonly FileSlice[], what: string): void {
   ]), 'data slices'));
 }
 
+// ---- tables in OPFS: list, create, open, delete ----------------------------------------------------------
+
+let stored: StoredTable[] = [];
+
+const writes = new WritePanel({
+  begin(what) {
+    clearError();
+    setState('loading', `${what} on ${table?.config.name ?? 'the table'}…`);
+  },
+  async done(t) {
+    if (t !== table) return;
+    renderConfig(t);
+    // After a write, show the latest snapshot (or the incremental read up to it).
+    renderInstantOptions(t);
+    ui.asOf.value = '';
+    ui.to.value = '';
+    await runQuery();
+  },
+  failed(t, err) {
+    if (t === table) renderTimeline(t.timeline, undefined);
+    showError(err);
+  },
+});
+
+async function refreshTableList(): Promise<void> {
+  if (!opfsAvailable()) {
+    ui.tablesNote.textContent = 'This browser has no Origin Private File System (navigator.storage.getDirectory): tables can only be opened read-only.';
+    for (const c of ui.create.elements) (c as HTMLInputElement).disabled = true;
+    ui.tables.dataset.listed = 'true';
+    return;
+  }
+  try {
+    stored = await listTables();
+  } catch (err) {
+    showError(err);
+  }
+  renderTableList();
+  suggestName();
+  ui.tables.dataset.listed = 'true';
+}
+
+/** Offer a free name in the create form (`trips`, `trips_2`, …) unless the user typed their own. */
+function suggestName(): void {
+  const taken = new Set(stored.map((s) => s.name));
+  const typed = ui.createName.value.trim();
+  if (!taken.has(typed) || !/^trips(_\d+)?$/.test(typed)) return;
+  let n = 2;
+  while (taken.has(`trips_${n}`)) n++;
+  ui.createName.value = `trips_${n}`;
+}
+
+function renderTableList(): void {
+  if (stored.length === 0) {
+    show(ui.tablesList, h('p', { class: 'caption' }, 'No tables yet: create one below.'));
+    return;
+  }
+  const actions = (s: StoredTable) => h('td', { class: 'actions' },
+    h('button', { type: 'button', 'data-action': 'open', 'data-name': s.name }, s.name === openOpfsName ? 'Reopen' : 'Open'),
+    h('button', { type: 'button', class: 'danger', 'data-action': 'delete', 'data-name': s.name }, 'Delete'));
+  const t = dataTable(['name', 'type', 'last changed', ''], stored.map((s) => [
+    s.name, s.type === 'MERGE_ON_READ' ? 'merge-on-read' : s.type === 'COPY_ON_WRITE' ? 'copy-on-write' : s.type,
+    new Date(s.lastModified).toLocaleString(), actions(s),
+  ]), 'data stored');
+  stored.forEach((s, n) => {
+    const tr = t.tBodies[0]?.rows[n];
+    if (!tr) return;
+    tr.dataset.table = s.name;
+    tr.classList.toggle('selected', s.name === openOpfsName);
+  });
+  show(ui.tablesList, t);
+}
+
+function openStored(name: string): Promise<void> {
+  return open(`lakelet-demo/${name}`, () => openTable(storageOf(name)), name);
+}
+
+async function removeStored(name: string): Promise<void> {
+  if (writes.busy || !confirm(`Delete the table “${name}” and all its files from this browser?`)) return;
+  try {
+    await deleteTable(name);
+    if (openOpfsName === name) {
+      ++generation;
+      table = undefined;
+      openOpfsName = undefined;
+      ui.view.hidden = true;
+      clearError();
+      setState('empty', `Deleted ${name}. No table open.`);
+    }
+  } catch (err) {
+    showError(err);
+  }
+  await refreshTableList();
+}
+
+ui.tablesList.addEventListener('click', (e) => {
+  const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
+  const name = button?.dataset.name;
+  if (!button || !name) return;
+  if (button.dataset.action === 'open') void openStored(name);
+  else void removeStored(name);
+});
+
+ui.create.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const name = ui.createName.value.trim();
+  const problem = checkTableName(name);
+  if (problem) {
+    ui.createName.setCustomValidity(problem);
+    ui.createName.reportValidity();
+    return;
+  }
+  const type = ui.createType.value === 'MERGE_ON_READ' ? 'MERGE_ON_READ' : 'COPY_ON_WRITE';
+  void open(`lakelet-demo/${name}`, async () => {
+    const created = await createTable(storageOf(name), { name, type, ...TRIPS_KEYS, schema: TRIPS_SCHEMA });
+    await refreshTableList();
+    return created;
+  }, name);
+});
+ui.createName.addEventListener('input', () => ui.createName.setCustomValidity(''));
+
 setState('empty');
+void refreshTableList();

@@ -1,0 +1,212 @@
+// The demo page's OPFS tables end to end: creates copy-on-write and merge-on-read tables in a persistent
+// headless Chromium profile, writes through the Write panel and checks timeline, rows and persistence.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+const repo = resolve(import.meta.dirname, '../..');
+const COW_ZIP = `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`;
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+
+let server: ViteDevServer;
+let context: BrowserContext;
+let url: string;
+let profile: string;
+
+/** A persistent profile: OPFS outlives reloads and browser restarts. */
+const launch = () => chromium.launchPersistentContext(profile, {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, headless: true, viewport: { width: 1280, height: 900 },
+});
+
+beforeAll(async () => {
+  server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false }, logLevel: 'warn' });
+  await server.listen();
+  const local = server.resolvedUrls?.local[0];
+  if (!local) throw new Error('vite: no local URL');
+  url = local;
+  profile = await mkdtemp(join(tmpdir(), 'lakelet-demo-opfs-'));
+  context = await launch();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+/** A page with the demo loaded and its OPFS tables listed; page errors are collected. */
+async function openPage(): Promise<{ page: Page; errors: Error[] }> {
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(url);
+  await page.waitForSelector('body[data-state="empty"] #tables[data-listed]');
+  return { page, errors };
+}
+
+/** Wait until the page settles after an action; fail with the error panel's text if it shows one. */
+async function ready(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 45_000 });
+  const state = await page.evaluate(() => document.body.dataset.state);
+  if (state !== 'ready') throw new Error(`page error: ${await page.textContent('#error')}`);
+}
+
+async function createTable(page: Page, name: string, type: 'COPY_ON_WRITE' | 'MERGE_ON_READ'): Promise<void> {
+  await page.fill('#create-name', name);
+  await page.selectOption('#create-type', type);
+  await page.click('#create-button');
+  await ready(page);
+}
+
+async function upsert(page: Page, n: number): Promise<Record<string, string>> {
+  await page.fill('#upsert-count', String(n));
+  await page.click('#upsert');
+  await ready(page);
+  return latestLog(page);
+}
+
+async function click(page: Page, button: string): Promise<Record<string, string>> {
+  await page.click(button);
+  await ready(page);
+  return latestLog(page);
+}
+
+/** The newest line of the write log, by column. */
+function latestLog(page: Page): Promise<Record<string, string>> {
+  return page.$eval('#write-log-table', (t) => {
+    const table = t as HTMLTableElement;
+    const head = Array.from(table.tHead?.rows[0]?.cells ?? [], (c) => c.textContent ?? '');
+    return Object.fromEntries(Array.from(table.tBodies[0]?.rows[0]?.cells ?? [], (c, i) => [head[i] ?? '', c.textContent ?? '']));
+  });
+}
+
+/** `[requested, action, state]` of each timeline row. */
+function timeline(page: Page): Promise<string[][]> {
+  return page.$$eval('#timeline tbody tr', (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => c.textContent ?? '').slice(0, 3)));
+}
+
+const recordCount = async (page: Page) => Number(await page.getAttribute('#record-count', 'data-count'));
+const shownRows = (page: Page) => page.$$eval('#rows-table tbody tr', (trs) => trs.length);
+const writes = (tl: string[][], action: string) => tl.filter(([, a, s]) => a === action && s === 'completed');
+
+describe('demo page: tables in OPFS', () => {
+  it('creates a copy-on-write table, upserts, updates, savepoints and restores, and keeps it across reloads', async () => {
+    const { page, errors } = await openPage();
+    await createTable(page, 'trips_cow', 'COPY_ON_WRITE');
+    expect(await page.textContent('#config')).toContain('COPY_ON_WRITE');
+    expect(await page.isVisible('#tables-list tr[data-table="trips_cow"]')).toBe(true);
+    expect(await recordCount(page)).toBe(0);
+    expect(await page.isDisabled('#compact')).toBe(true);
+
+    const first = await upsert(page, 200);
+    expect(first).toMatchObject({ operation: 'upsert', inserted: '200', updated: '0', deleted: '0' });
+    expect(await recordCount(page)).toBe(200);
+    expect(await shownRows(page)).toBe(50);
+    expect(await page.textContent('#rows-caption')).toContain('first 50');
+    expect(writes(await timeline(page), 'commit')).toHaveLength(1);
+    expect(await page.textContent('#slices')).toContain('city=');
+
+    const second = await upsert(page, 200);
+    const inserted = Number(second.inserted);
+    expect(Number(second.updated)).toBe(60);
+    expect(inserted + Number(second.updated)).toBe(200);
+    expect(await recordCount(page)).toBe(200 + inserted);
+    const commits = writes(await timeline(page), 'commit');
+    expect(commits).toHaveLength(2);
+    expect(second.instant).toBe(commits[1]?.[0]);
+
+    // Savepoint the latest commit, delete keys, restore: the deleted records come back.
+    await click(page, '#savepoint');
+    expect(await page.$$eval('#restore-to option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([second.instant]);
+    await page.fill('#delete-count', '5');
+    expect(await click(page, '#delete')).toMatchObject({ operation: 'delete', deleted: '5' });
+    expect(await recordCount(page)).toBe(195 + inserted);
+    expect(await click(page, '#restore')).toMatchObject({ operation: 'restore' });
+    expect(await recordCount(page)).toBe(200 + inserted);
+    const before = await timeline(page);
+    expect(writes(before, 'commit').map(([t]) => t)).toEqual(commits.map(([t]) => t));
+
+    // The latest commit is savepointed: rolling it back fails, in the error panel, and changes nothing.
+    await page.click('#rollback');
+    await page.waitForSelector('body[data-state="error"]');
+    expect(await page.textContent('#error-code')).toBe('INVALID_ARGUMENT');
+    expect(await page.textContent('#error-message')).toContain('savepointed');
+    expect(await timeline(page)).toEqual(before);
+    expect(await page.isEnabled('#upsert')).toBe(true);
+
+    // Reload: the table is listed and opens with the same timeline and records.
+    await page.reload();
+    await page.waitForSelector('body[data-state="empty"] #tables[data-listed]');
+    expect(await page.$$eval('#tables-list tr[data-table]', (trs) => trs.map((tr) => (tr as HTMLElement).dataset.table))).toContain('trips_cow');
+    await page.click('#tables-list tr[data-table="trips_cow"] button[data-action="open"]');
+    await ready(page);
+    expect(await timeline(page)).toEqual(before);
+    expect(await recordCount(page)).toBe(200 + inserted);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // And after a browser restart on the same profile.
+    await context.close();
+    context = await launch();
+    const again = await openPage();
+    await again.page.click('#tables-list tr[data-table="trips_cow"] button[data-action="open"]');
+    await ready(again.page);
+    expect(await timeline(again.page)).toEqual(before);
+    await again.page.close();
+  });
+
+  it('upserts into a merge-on-read table, compacts, rolls back the latest write, and deletes the table', async () => {
+    const { page, errors } = await openPage();
+    await createTable(page, 'trips_mor', 'MERGE_ON_READ');
+    expect(await page.textContent('#config')).toContain('MERGE_ON_READ');
+    await upsert(page, 200);
+    const second = await upsert(page, 200);
+    const afterTwo = await recordCount(page);
+    expect(afterTwo).toBe(200 + Number(second.inserted));
+    expect(writes(await timeline(page), 'deltacommit')).toHaveLength(2);
+    expect(await page.textContent('#slices')).toContain('.log.');
+
+    const compaction = await click(page, '#compact');
+    expect(compaction.operation).toBe('compact');
+    const tl = await timeline(page);
+    expect(writes(tl, 'commit').map(([t]) => t)).toEqual([compaction.instant]); // a compaction completes as a commit
+    expect(await recordCount(page)).toBe(afterTwo);
+
+    const third = await upsert(page, 100);
+    expect(await recordCount(page)).toBe(afterTwo + Number(third.inserted));
+    const rolledBack = await click(page, '#rollback');
+    expect(rolledBack.details).toContain(third.instant);
+    const after = await timeline(page);
+    expect(after.some(([t]) => t === third.instant)).toBe(false);
+    expect(writes(after, 'rollback')).toHaveLength(1);
+    expect(await recordCount(page)).toBe(afterTwo);
+    expect(await page.textContent('#write-log')).toContain('compact');
+
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.screenshot({ path: process.env.LAKELET_DEMO_OPFS_SCREENSHOT ?? '/tmp/demo-opfs.png' });
+
+    await page.click('#tables-list tr[data-table="trips_mor"] button[data-action="delete"]');
+    await page.waitForSelector('#tables-list:not(:has(tr[data-table="trips_mor"]))');
+    expect(await page.isHidden('#view')).toBe(true);
+    expect(await page.evaluate(() => document.body.dataset.state)).toBe('empty');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('hides the write controls of a table opened from a zip, with the reason', async () => {
+    const { page, errors } = await openPage();
+    await page.setInputFiles('#zip-input', COW_ZIP);
+    await ready(page);
+    expect(await page.isVisible('#write-readonly')).toBe(true);
+    expect(await page.textContent('#write-readonly')).toContain('Read-only');
+    expect(await page.isHidden('#write-form')).toBe(true);
+    expect(await page.isDisabled('#upsert')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
