@@ -25,6 +25,7 @@ import { archive } from './engine/archival.js';
 import type { ArchivalOptions } from './plan/archival-plan.js';
 import { deleteSavepoint, finishPendingRestores, restore, savepoint, type RestoreResult, type SavepointOptions, type SavepointResult } from './engine/savepoint.js';
 import type { WriteInput } from './engine/write-input.js';
+import { closeWorkerPools } from './worker/pool-registry.js';
 
 /** Options of {@link Table.fileSlices}. */
 export interface FileSliceOptions {
@@ -246,6 +247,14 @@ export class Table {
     });
     await this.refresh();
     return results;
+  }
+
+  /**
+   * Stop the worker pool this table's writes started (if any). The table stays usable: a later write
+   * starts a new pool. Call it when done with the table so workers do not linger.
+   */
+  async close(): Promise<void> {
+    await closeWorkerPools(this.writeDefaults);
   }
 
   private async write(request: Omit<WriteRequest, 'defaults' | 'keyMap'>): Promise<WriteResult> {

@@ -56,29 +56,38 @@ export async function pendingCompactionGroups(state: TableState): Promise<Map<st
   return out;
 }
 
-/** Write every bucket, in order; the bucket index is the task id in file names and seqnos. */
+/**
+ * Write every bucket; the bucket index is the task id in file names and seqnos. Without a worker pool the
+ * buckets run one after another; with one, up to `pool.size` copy-on-write buckets merge in parallel (each
+ * partition's metadata is still written before its first bucket). Results keep bucket order.
+ */
 export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResult[]> {
   const { state, options, instantTime } = ctx;
   const { storage, config } = state;
   const isMor = config.tableType === 'MERGE_ON_READ';
   const known = ctx.view.partitionPaths();
-  const partitionsWritten = new Set<string>();
+  const partitionsWritten = new Map<string, Promise<void>>();
   const allLogs = ctx.view.fileGroups().flatMap((g) => g.slices.flatMap((s) => s.logFiles));
-  const results: BucketResult[] = [];
-  for (const [taskId, bucket] of ctx.buckets.entries()) {
-    options.onProgress({ phase: 'write', done: taskId, total: ctx.buckets.length });
+  const pool = options.pool && options.pool.size > 0 ? options.pool : undefined;
+  const total = ctx.buckets.length;
+  let done = 0;
+
+  const writeOne = async (taskId: number): Promise<BucketResult> => {
+    const bucket = ctx.buckets[taskId] as Bucket;
     const key = fileGroupKey(bucket.partitionPath, bucket.fileId);
-    if (!partitionsWritten.has(bucket.partitionPath)) {
-      await ensurePartitionMetadata(storage, known, bucket.partitionPath, instantTime);
-      partitionsWritten.add(bucket.partitionPath);
+    let partitionReady = partitionsWritten.get(bucket.partitionPath);
+    if (!partitionReady) {
+      partitionReady = ensurePartitionMetadata(storage, known, bucket.partitionPath, instantTime);
+      partitionsWritten.set(bucket.partitionPath, partitionReady);
     }
+    await partitionReady;
     const slice = ctx.sliceOf.get(key);
     const groupUpdates = ctx.updates.get(key);
     if (isMor && slice && groupUpdates && groupUpdates.size > 0) {
       const pending = ctx.pendingCompactions.get(key);
       const baseInstantTime = pending ?? slice.baseInstantTime;
       const previous = allLogs.filter((l) => l.fileId === slice.fileId && l.partitionPath === slice.partitionPath && l.instantTime === baseInstantTime).map((l) => l.name).sort();
-      results.push(await appendLog({
+      return appendLog({
         storage,
         instantTime,
         taskId,
@@ -91,11 +100,10 @@ export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResul
         records: [...groupUpdates.values()],
         schema: ctx.schema,
         beforeWrite: (path) => storage.write(markerPath(instantTime, path, 'APPEND'), new Uint8Array(0)),
-      }));
-      continue;
+      });
     }
     const base = bucket.kind === 'UPDATE' ? slice?.baseFile : undefined;
-    results.push(await mergeBucket({
+    return mergeBucket({
       storage,
       instantTime,
       taskId,
@@ -111,8 +119,37 @@ export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResul
       writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
       beforeWrite: (path) => storage.write(markerPath(instantTime, path, base ? 'MERGE' : 'CREATE'), new Uint8Array(0)),
       collectKeys: options.index === 'IN_MEMORY',
-    }));
+      pool,
+    });
+  };
+
+  const results: BucketResult[] = [];
+  if (!pool) {
+    for (let taskId = 0; taskId < total; taskId++) {
+      options.onProgress({ phase: 'write', done: taskId, total });
+      results.push(await writeOne(taskId));
+    }
+  } else {
+    // Up to pool.size buckets in flight. On a failure no new bucket starts, and the ones in flight finish
+    // before the error propagates (the rollback must not race with their writes).
+    options.onProgress({ phase: 'write', done: 0, total });
+    let next = 0;
+    let failure: { err: unknown } | undefined;
+    const lane = async (): Promise<void> => {
+      while (!failure && next < total) {
+        const taskId = next++;
+        try {
+          results[taskId] = await writeOne(taskId);
+          done++;
+          if (done < total) options.onProgress({ phase: 'write', done, total });
+        } catch (err) {
+          failure ??= { err };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(pool.size, total) }, lane));
+    if (failure) throw failure.err;
   }
-  options.onProgress({ phase: 'write', done: ctx.buckets.length, total: ctx.buckets.length });
+  options.onProgress({ phase: 'write', done: total, total });
   return results;
 }

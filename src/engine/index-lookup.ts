@@ -5,7 +5,10 @@ import { parseBloomFilter, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY
 import { readParquetFooter, readParquetRows } from '../format/parquet.js';
 import type { FileSlice } from '../file-group/file-slice.js';
 import { bloomCandidates, isGlobalIndex, lookupKey, type IndexType, type RecordLocation } from '../index/record-index.js';
+import { packKeys } from '../kernels/kernels.js';
 import type { Storage } from '../storage/storage.js';
+import type { WorkerPool } from '../worker/pool.js';
+import { ownBuffer } from '../worker/worker-api.js';
 import { storageBuffer } from './storage-buffer.js';
 
 /** A key to look up. */
@@ -37,8 +40,11 @@ function locationOf(slice: FileSlice): RecordLocation {
 /**
  * Find where the given keys live among the latest `slices` of the table. Non-global indexes only look in
  * the key's own partition; global ones everywhere (the result is keyed by the record key alone).
+ * With a worker `pool`, each candidate base file is read here and tagged in a worker (key range, WASM bloom
+ * probe, exact key check), files in parallel; slices with log files get their bloom candidates from a worker
+ * and their live keys from `readKeys`. The result is the same with or without a pool.
  */
-export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s)): Promise<TagMap> {
+export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s), pool?: WorkerPool): Promise<TagMap> {
   const global = isGlobalIndex(type);
   const out: TagMap = new Map();
   if (keys.length === 0) return out;
@@ -49,12 +55,14 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
     if (!list) wanted.set(bucket, (list = []));
     list.push(k.recordKey);
   }
+  const useBloom = type === 'BLOOM' || type === 'GLOBAL_BLOOM';
+  if (pool && pool.size > 0) return tagInPool(storage, slices, wanted, global, useBloom, readKeys, pool);
   for (const slice of slices) {
     if (!slice.baseFile) continue;
     const candidates = wanted.get(global ? '' : slice.partitionPath);
     if (!candidates || candidates.length === 0) continue;
     let probe = candidates;
-    if (type === 'BLOOM' || type === 'GLOBAL_BLOOM') {
+    if (useBloom) {
       const file = await storageBuffer(storage, slice.baseFile.path, slice.baseFile.size || undefined);
       const footer = await readParquetFooter(file, slice.baseFile.path);
       const kv = footer.keyValues;
@@ -68,6 +76,71 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
       if (present.has(key)) out.set(lookupKey(global, slice.partitionPath, key), locationOf(slice));
     }
   }
+  return out;
+}
+
+/** Found keys of one slice (indices into its partition's key list, or key strings read on this thread). */
+type SliceHits = { indices: Uint32Array } | { keys: string[] };
+
+async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted: Map<string, string[]>, global: boolean, useBloom: boolean, readKeys: SliceKeyReader, pool: WorkerPool): Promise<TagMap> {
+  const packed = new Map<string, { bytes: Uint8Array; offsets: Uint32Array }>();
+  const packedFor = (bucket: string, list: string[]) => {
+    let p = packed.get(bucket);
+    if (!p) packed.set(bucket, (p = packKeys(list)));
+    return p;
+  };
+  const tagSlice = async (slice: FileSlice): Promise<SliceHits | undefined> => {
+    const base = slice.baseFile;
+    const bucket = global ? '' : slice.partitionPath;
+    const list = wanted.get(bucket);
+    if (!base || !list || list.length === 0) return undefined;
+    const withLogs = slice.logFiles.length > 0;
+    // Live keys of slices with logs come from readKeys (log merging); only their bloom pruning moves.
+    if (withLogs && !useBloom) {
+      const present = new Set(list);
+      return { keys: (await readKeys(slice)).filter((k) => present.has(k)) };
+    }
+    const p = packedFor(bucket, list);
+    const file = ownBuffer(await storage.read(base.path));
+    const keyBytes = p.bytes.slice().buffer as ArrayBuffer;
+    const offsets = p.offsets.slice().buffer as ArrayBuffer;
+    const r = await pool.run('tagFile', { path: base.path, file, keys: keyBytes, offsets, useBloom, exact: !withLogs }, [file, keyBytes, offsets]);
+    const indices = new Uint32Array(r.matched);
+    if (!withLogs || indices.length === 0) return { indices };
+    const probe = new Set<string>();
+    for (const i of indices) probe.add(list[i] as string);
+    return { keys: (await readKeys(slice)).filter((k) => probe.has(k)) };
+  };
+
+  // Files in parallel (a few more in flight than workers, to overlap reads); merged in slice order.
+  const hits: (SliceHits | undefined)[] = new Array(slices.length);
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (!failure && next < slices.length) {
+      const i = next++;
+      try {
+        hits[i] = await tagSlice(slices[i] as FileSlice);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(pool.size + 1, slices.length) }, lane));
+  if (failure) throw failure.err;
+
+  const out: TagMap = new Map();
+  slices.forEach((slice, i) => {
+    const h = hits[i];
+    if (!h) return;
+    const loc = locationOf(slice);
+    if ('keys' in h) {
+      for (const key of h.keys) out.set(lookupKey(global, slice.partitionPath, key), loc);
+    } else {
+      const list = wanted.get(global ? '' : slice.partitionPath) ?? [];
+      for (const idx of h.indices) out.set(lookupKey(global, slice.partitionPath, list[idx] as string), loc);
+    }
+  });
   return out;
 }
 

@@ -17,6 +17,9 @@ import { pendingCompactionGroups, writeBuckets, type BucketResult } from './buck
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, readBaseFileKeys, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
 import { readFileSlice } from './file-slice-reader.js';
+import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, update as updateRecordIndex } from './record-index.js';
+import type { IndexChanges } from '../index/record-index-shards.js';
+import type { Bucket } from '../plan/bucket-assignment.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import { finishPendingRestores } from './savepoint.js';
 import { TableState } from './table-state.js';
@@ -168,7 +171,14 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     const toTag = records.length;
     options.onProgress({ phase: 'index', done: 0, total: toTag });
     let tags: TagMap;
-    if (op === 'DELETE' && request.keys) {
+    if (op === 'DELETE' && request.keys && options.index === 'RECORD_INDEX') {
+      // The record index knows every group holding each key: only those are touched.
+      for (const [key, locs] of await recordIndexLocations(state, records.map((r) => r.recordKey))) {
+        for (const loc of locs) addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { recordKey: key, partitionPath: loc.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
+      }
+      tags = new Map();
+      records = [];
+    } else if (op === 'DELETE' && request.keys) {
       // Keys without partitions: delete the key wherever it lives (every partition holding it).
       const wanted = new Set(records.map((r) => r.recordKey));
       for (const slice of slices) {
@@ -182,8 +192,10 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       const latest = state.timeline.latestWrite()?.requestedTime;
       if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(slices, readKeys) };
       tags = request.keyMap.map;
+    } else if (options.index === 'RECORD_INDEX') {
+      tags = await recordIndexLookup(state, records.map((r) => r.recordKey));
     } else {
-      tags = await tagLocations(storage, slices, records, options.index, readKeys);
+      tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
     }
     options.onProgress({ phase: 'index', done: toTag, total: toTag });
     for (const r of records) {
@@ -285,6 +297,14 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
   for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
   await completeWrite(storage, state, inflight, metadata, touched);
+  if (options.index === 'RECORD_INDEX') {
+    // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
+    try {
+      await updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys));
+    } catch (err) {
+      if (!(err instanceof LakeletError)) throw err;
+    }
+  }
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
 
   // Overwrites and log writes change key locations in ways a rebuild gets right more simply.
@@ -319,6 +339,36 @@ function sortByPartitionAndKey(records: HoodieRecord[]): void {
     g.sort((a, b) => (a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
     for (const r of g) records[i++] = r;
   }
+}
+
+/**
+ * What a commit changed for the record index: deletes (and the delete half of partition moves) leave their
+ * group, routed inserts enter their bucket's group, and every key of a replaced group leaves it.
+ */
+async function recordIndexChanges(
+  updates: ReadonlyMap<string, ReadonlyMap<string, HoodieRecord>>,
+  sliceOf: ReadonlyMap<string, FileSlice>,
+  buckets: readonly Bucket[],
+  routedInserts: readonly (readonly HoodieRecord[])[],
+  replaced: ReadonlyMap<string, readonly string[]>,
+  readKeys: SliceKeyReader,
+): Promise<IndexChanges> {
+  const changes: IndexChanges = { removed: [], added: [] };
+  for (const [group, byKey] of updates) {
+    const s = sliceOf.get(group);
+    if (!s) continue;
+    for (const r of byKey.values()) if (r.isDelete) changes.removed.push({ key: r.recordKey, location: { partitionPath: s.partitionPath, fileId: s.fileId } });
+  }
+  for (const [p, ids] of replaced) {
+    for (const id of ids) {
+      const s = sliceOf.get(fileGroupKey(p, id));
+      if (s) for (const key of await readKeys(s)) changes.removed.push({ key, location: { partitionPath: p, fileId: id } });
+    }
+  }
+  for (const [i, b] of buckets.entries()) {
+    for (const r of routedInserts[i] ?? []) changes.added.push({ key: r.recordKey, location: { partitionPath: b.partitionPath, fileId: b.fileId } });
+  }
+  return changes;
 }
 
 /** Keep the in-memory index's key map in step with a write, or drop it to be rebuilt (`invalidate`). */

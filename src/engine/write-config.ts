@@ -6,6 +6,8 @@ import { INDEX_TYPES, type IndexType } from '../index/record-index.js';
 import { DEFAULT_FILE_SIZING, type FileSizing } from '../plan/bucket-assignment.js';
 import type { ArchivalOptions } from '../plan/archival-plan.js';
 import type { CleanOptions } from './clean.js';
+import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../worker/pool.js';
+import { workerPoolFor } from '../worker/pool-registry.js';
 
 /** Progress of a long write. */
 export interface WriteProgress {
@@ -42,6 +44,12 @@ export interface WriteOptions extends Partial<FileSizing> {
   clean?: { automatic?: boolean } & Omit<CleanOptions, 'now'>;
   /** Archival after each commit (`automatic`, default true), keeping 20–30 commits on the active timeline. */
   archive?: { automatic?: boolean } & ArchivalOptions;
+  /**
+   * Worker pool size for tagging, merging and encoding (0 = everything on the calling thread). Default: in
+   * browsers `min(hardwareConcurrency - 1, 4)`; in Node and runtimes without `Worker`, 0. In Node, a
+   * positive value starts worker_threads (import `lakelet/node`, or it is loaded on demand).
+   */
+  workers?: number;
 }
 
 /** Options with every default filled in. */
@@ -57,6 +65,13 @@ export interface ResolvedWriteOptions extends FileSizing {
   compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
   clean: { automatic: boolean } & Omit<CleanOptions, 'now'>;
   archive: { automatic: boolean } & ArchivalOptions;
+  /** Resolved worker count (0 = inline). */
+  workers: number;
+  /**
+   * The pool the write's engine steps use, owned by the first options layer (a Table's write defaults, closed
+   * by `Table.close()`); undefined when `workers` is 0.
+   */
+  pool: WorkerPool | undefined;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -70,6 +85,9 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
   const o: WriteOptions = Object.assign({}, ...layers.filter(Boolean));
   const index = o.index ?? 'BLOOM';
   if (!INDEX_TYPES.includes(index)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown index ${JSON.stringify(index)} (one of ${INDEX_TYPES.join(', ')})`, { field: 'index', value: index });
+  const workers = o.workers ?? defaultWorkerCount();
+  if (!Number.isInteger(workers) || workers < 0 || workers > MAX_WORKERS) throw new LakeletError('INVALID_ARGUMENT', `write: workers must be an integer in 0..${MAX_WORKERS}, got ${String(workers)}`, { field: 'workers', value: workers });
+  const owner = layers[0];
   const codec = o.codec ?? 'GZIP';
   if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(codec)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown codec ${JSON.stringify(codec)}`, { field: 'codec', value: codec });
   return {
@@ -91,5 +109,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     },
     clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
     archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
+    workers,
+    pool: workerPoolFor(typeof owner === 'object' && owner !== null ? owner : undefined, workers),
   };
 }

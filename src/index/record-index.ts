@@ -2,15 +2,18 @@
 // a key), and the pure parts of the bloom index (key-range pruning and bloom probes per base file).
 import type { HudiBloomFilter } from '../format/bloom-filter.js';
 
-/** Index types (Hudi's `hoodie.index.type`). Global indexes find a key in any partition. */
-export type IndexType = 'BLOOM' | 'GLOBAL_BLOOM' | 'SIMPLE' | 'GLOBAL_SIMPLE' | 'IN_MEMORY';
+/**
+ * Index types (Hudi's `hoodie.index.type`). Global indexes find a key in any partition. `RECORD_INDEX` is a
+ * persistent key → file group index kept under `.hoodie/.aux/lakelet/record-index/` (global, like Hudi's).
+ */
+export type IndexType = 'BLOOM' | 'GLOBAL_BLOOM' | 'SIMPLE' | 'GLOBAL_SIMPLE' | 'IN_MEMORY' | 'RECORD_INDEX';
 
 /** Every supported index type. */
-export const INDEX_TYPES: readonly IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY'];
+export const INDEX_TYPES: readonly IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY', 'RECORD_INDEX'];
 
 /** True for indexes that look a key up across partitions (a key then lives in one partition only). */
 export function isGlobalIndex(type: IndexType): boolean {
-  return type === 'GLOBAL_BLOOM' || type === 'GLOBAL_SIMPLE' || type === 'IN_MEMORY';
+  return type === 'GLOBAL_BLOOM' || type === 'GLOBAL_SIMPLE' || type === 'IN_MEMORY' || type === 'RECORD_INDEX';
 }
 
 /** Where a record currently lives. */

@@ -117,7 +117,7 @@ const WRITE_SPECS: OptionSpec[] = [
 
 const TABLE_TYPES: Record<string, TableType> = { COPY_ON_WRITE: 'COPY_ON_WRITE', COW: 'COPY_ON_WRITE', MERGE_ON_READ: 'MERGE_ON_READ', MOR: 'MERGE_ON_READ' };
 const KEY_GENERATORS: readonly KeyGeneratorKind[] = ['SIMPLE', 'COMPLEX', 'NON_PARTITION'];
-const CLI_INDEXES: readonly IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE'];
+const CLI_INDEXES: readonly IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'RECORD_INDEX'];
 
 async function print(out: CliOutput, text: string): Promise<number> {
   const sink = new OutputSink(out);

@@ -5,10 +5,15 @@ import { LakeletError } from '../errors.js';
 import { nodeFsStorage } from '../storage/node-fs.js';
 import type { Storage } from '../storage/storage.js';
 import { zipStorage } from '../storage/zip.js';
+import { useNodeWorkers } from './worker-pool-node.js';
 
 export * from '../index.js';
 export { nodeFsStorage } from '../storage/node-fs.js';
 export { publishListing, type PublishResult } from './publish.js';
+export { nodeWorkerFactory, useNodeWorkers } from './worker-pool-node.js';
+
+// Pools created without a factory of their own use worker_threads in Node.
+useNodeWorkers();
 
 /**
  * A Storage for a table given by a local path: a directory (the table root or a folder holding one table)

@@ -1,0 +1,175 @@
+// The one typed `WorkerApi` between the main thread and lakelet's workers: plain data and transferred
+// ArrayBuffers only, no class instances. The main thread does storage I/O; workers decode, merge, encode and probe.
+import type { RecordMergeMode } from '../config/table-config.js';
+import type { HoodieRecord } from '../engine/hoodie-record.js';
+import type { AvroRecordSchema } from '../format/avro/schema.js';
+import type { KernelsKind } from '../kernels/kernels.js';
+import type { ComparableKind } from '../plan/filters.js';
+
+/**
+ * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),
+ * `'js'` (force the JS twin), the module's bytes, or a URL to fetch. Bytes are copied to each worker.
+ */
+export type WorkerKernels = 'auto' | 'js' | ArrayBuffer | string;
+
+/** Sent once to each worker before its first task. */
+export interface WorkerConfig {
+  kernels?: WorkerKernels;
+}
+
+/** Which kernels a worker (or the inline implementation) runs. */
+export interface WorkerKernelsInfo {
+  kind: KernelsKind;
+  variant: 'simd' | 'scalar' | 'js';
+  fallbackReason?: string;
+}
+
+/**
+ * Tag one candidate base file. The main thread reads the whole file and transfers it; keys are the
+ * incoming record keys packed as UTF-8 (`keys`) with `count + 1` u32 `offsets` (see `packKeys`).
+ */
+export interface TagFileRequest {
+  /** Table-relative path, for error context. */
+  path: string;
+  /** The base file's bytes (transferred). */
+  file: ArrayBuffer;
+  /** Packed UTF-8 key bytes (transferred). */
+  keys: ArrayBuffer;
+  /** `Uint32Array` offsets into `keys` (transferred). */
+  offsets: ArrayBuffer;
+  /** Prune by the footer's min/max record key and bloom filter (bloom indexes). */
+  useBloom: boolean;
+  /** Read `_hoodie_record_key` and keep exact matches; false returns the bloom candidates only. */
+  exact: boolean;
+}
+
+/** What {@link WorkerApi.tagFile} found. */
+export interface TagFileResult {
+  /** `Uint32Array` of indices into the request's keys: matches (exact) or candidates (not exact). */
+  matched: ArrayBuffer;
+  /** Keys that passed key-range and bloom pruning. */
+  candidates: number;
+  /** Kernels that ran the bloom probe. */
+  kernels: KernelsKind;
+}
+
+/** Base-file writer settings that can cross the boundary (no compressor functions). */
+export interface WireWriterOptions {
+  codec?: 'GZIP' | 'SNAPPY' | 'ZSTD' | 'UNCOMPRESSED';
+  rowGroupRows?: number;
+  bloomFilter?: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' } | false;
+  populateMetaFields?: boolean;
+}
+
+/** Encode rows (meta columns included) into one parquet base file. */
+export interface EncodeBaseFileRequest {
+  schema: AvroRecordSchema;
+  rows: Record<string, unknown>[];
+  writer: WireWriterOptions;
+}
+
+/** An encoded base file. */
+export interface EncodeBaseFileResult {
+  /** The file's bytes (transferred). */
+  bytes: ArrayBuffer;
+  rowCount: number;
+}
+
+/** Everything the copy-on-write merge of one file group needs, as plain data (see `mergeFileGroupRows`). */
+export interface MergeFileGroupSpec {
+  instantTime: string;
+  /** Task id: goes into seqnos. */
+  taskId: number;
+  partitionPath: string;
+  /** Name of the new base file (every row's `_hoodie_file_name`). */
+  fileName: string;
+  /** Path of the old base file, for error context; undefined for a new file group. */
+  basePath?: string;
+  /** Records for keys that live in this group: upserts and deletes. */
+  updates: ReadonlyMap<string, HoodieRecord>;
+  /** New records for this group. */
+  inserts: readonly HoodieRecord[];
+  schema: AvroRecordSchema;
+  mergeMode: RecordMergeMode;
+  orderingFields: readonly string[];
+  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
+  writer: WireWriterOptions;
+  /** Return the keys now in the file. */
+  collectKeys: boolean;
+}
+
+/** Merge one file group: the old base file's bytes (transferred) when there is one. */
+export interface MergeFileGroupRequest extends MergeFileGroupSpec {
+  base?: ArrayBuffer;
+}
+
+/** The new base file of a merged file group. */
+export interface MergeFileGroupResult {
+  /** The new file's bytes (transferred). */
+  bytes: ArrayBuffer;
+  rowCount: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  keys: string[];
+}
+
+/** Decode (part of) a parquet file to rows in lakelet's value model. */
+export interface DecodeParquetRequest {
+  path: string;
+  /** The file's bytes (transferred). */
+  file: ArrayBuffer;
+  columns?: string[];
+  rowStart?: number;
+  rowEnd?: number;
+}
+
+/** Decoded rows and the footer facts callers need. */
+export interface DecodeParquetResult {
+  rows: Record<string, unknown>[];
+  columns: string[];
+  keyValues: Record<string, string>;
+  rowGroupRows: number[];
+}
+
+/**
+ * The worker interface. Every method takes and returns structured-clone-friendly data; the pool transfers
+ * the request's and result's ArrayBuffers. The same implementation runs inline when the pool has size 0.
+ */
+export interface WorkerApi {
+  /** Set how kernels load (before any task; later calls replace kernels not yet loaded). */
+  configure(config: WorkerConfig): Promise<void>;
+  /** Which kernels this worker runs (loads them if needed). */
+  kernelsInfo(): Promise<WorkerKernelsInfo>;
+  /** Key-range + bloom pruning (WASM bloom probe) and the exact key check for one base file. */
+  tagFile(request: TagFileRequest): Promise<TagFileResult>;
+  /** Encode rows into a parquet base file (bloom filter and Hudi footer keys included). */
+  encodeBaseFile(request: EncodeBaseFileRequest): Promise<EncodeBaseFileResult>;
+  /** Copy-on-write merge of one file group: decode old base file, merge, encode the new one. */
+  mergeFileGroup(request: MergeFileGroupRequest): Promise<MergeFileGroupResult>;
+  /** Decode rows of a parquet file. */
+  decodeParquet(request: DecodeParquetRequest): Promise<DecodeParquetResult>;
+}
+
+/** Names of the task methods a pool runs. */
+export type WorkerMethod = Exclude<keyof WorkerApi, 'configure'>;
+/** The request type of a method. */
+export type WorkerRequest<M extends WorkerMethod> = Parameters<WorkerApi[M]>[0];
+/** The result type of a method. */
+export type WorkerResult<M extends WorkerMethod> = Awaited<ReturnType<WorkerApi[M]>>;
+
+/** ArrayBuffers of a result to transfer back to the caller. */
+export function resultTransfers(result: unknown): ArrayBuffer[] {
+  if (typeof result !== 'object' || result === null) return [];
+  const r = result as { matched?: unknown; bytes?: unknown };
+  const out: ArrayBuffer[] = [];
+  if (r.matched instanceof ArrayBuffer) out.push(r.matched);
+  if (r.bytes instanceof ArrayBuffer) out.push(r.bytes);
+  return out;
+}
+
+/** The whole buffer behind `bytes`: the buffer itself when the view spans all of it, else a copy. */
+export function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  return bytes.slice().buffer as ArrayBuffer;
+}

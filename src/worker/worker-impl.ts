@@ -1,0 +1,112 @@
+// The WorkerApi implementation: what runs inside each worker (and inline when the pool has size 0).
+// Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
+import { corruptFile } from '../errors.js';
+import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, parseBloomFilter } from '../format/bloom-filter.js';
+import { writeBaseFile } from '../format/base-file-writer.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet.js';
+import { mergeFileGroupRows } from '../engine/cow-merge.js';
+import { packKeys, type Kernels } from '../kernels/kernels.js';
+import {
+  ownBuffer,
+  type DecodeParquetRequest, type DecodeParquetResult, type EncodeBaseFileRequest, type EncodeBaseFileResult,
+  type MergeFileGroupRequest, type MergeFileGroupResult, type TagFileRequest, type TagFileResult,
+  type WorkerApi, type WorkerConfig, type WorkerKernels, type WorkerKernelsInfo,
+} from './worker-api.js';
+
+const decoder = new TextDecoder();
+
+/** A fresh WorkerApi implementation with its own kernels (`config.kernels`, default `'auto'`). */
+export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
+  let source: WorkerKernels = config.kernels ?? 'auto';
+  let kernels: Promise<Kernels> | undefined;
+  const getKernels = (): Promise<Kernels> => {
+    kernels ??= import('../kernels/wasm-kernels.js').then(({ loadKernels }) => {
+      if (source === 'auto') return loadKernels();
+      if (source === 'js') return loadKernels(new Uint8Array(0)); // invalid module → the JS twin
+      return loadKernels(source);
+    });
+    return kernels;
+  };
+
+  return {
+    async configure(next: WorkerConfig): Promise<void> {
+      if (next.kernels !== undefined) {
+        source = next.kernels;
+        kernels = undefined;
+      }
+    },
+
+    async kernelsInfo(): Promise<WorkerKernelsInfo> {
+      const k = await getKernels();
+      return { kind: k.kind, variant: k.variant, ...(k.fallbackReason === undefined ? {} : { fallbackReason: k.fallbackReason }) };
+    },
+
+    async tagFile(req: TagFileRequest): Promise<TagFileResult> {
+      const keyBytes = new Uint8Array(req.keys);
+      const offsets = new Uint32Array(req.offsets);
+      const count = Math.max(0, offsets.length - 1);
+      const keyAt = (i: number): string => decoder.decode(keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0));
+      const file = bufferFromBytes(new Uint8Array(req.file));
+      const footer = await readParquetFooter(file, req.path);
+      let candidates: number[] = Array.from({ length: count }, (_, i) => i);
+      let kind: TagFileResult['kernels'] = 'js';
+      if (req.useBloom) {
+        const kv = footer.keyValues;
+        const minKey = kv.hoodie_min_record_key;
+        const maxKey = kv.hoodie_max_record_key;
+        if (minKey !== undefined || maxKey !== undefined) {
+          candidates = candidates.filter((i) => {
+            const key = keyAt(i);
+            return !(minKey !== undefined && key < minKey) && !(maxKey !== undefined && key > maxKey);
+          });
+        }
+        const bloomText = kv[BLOOM_FILTER_FOOTER_KEY];
+        if (bloomText && candidates.length > 0) {
+          const bloom = parseBloomFilter(bloomText, kv[BLOOM_FILTER_TYPE_FOOTER_KEY], { path: req.path });
+          // Hudi throws on empty keys; so does the filter's own check.
+          for (const i of candidates) if ((offsets[i + 1] ?? 0) === (offsets[i] ?? 0)) bloom.mightContain('');
+          const k = await getKernels();
+          kind = k.kind;
+          const subset = candidates.length === count
+            ? { bytes: keyBytes, offsets }
+            : packKeys(candidates.map((i) => keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0)));
+          const hits = k.bloomProbe(bloom.bits, bloom.numBits, bloom.numHashes, subset, bloom.numRows);
+          candidates = candidates.filter((_, j) => hits[j] === 1);
+        }
+      }
+      let matched = candidates;
+      if (req.exact && candidates.length > 0) {
+        const rows = await readParquetRows(file, footer, req.path, { columns: ['_hoodie_record_key'] });
+        const present = new Set<string>();
+        for (const r of rows) present.add(String(r._hoodie_record_key));
+        matched = candidates.filter((i) => present.has(keyAt(i)));
+      } else if (req.exact) {
+        matched = [];
+      }
+      return { matched: Uint32Array.from(matched).buffer, candidates: candidates.length, kernels: kind };
+    },
+
+    async encodeBaseFile(req: EncodeBaseFileRequest): Promise<EncodeBaseFileResult> {
+      const bytes = writeBaseFile(req.rows, { ...req.writer, schema: req.schema });
+      return { bytes: ownBuffer(bytes), rowCount: req.rows.length };
+    },
+
+    async mergeFileGroup(req: MergeFileGroupRequest): Promise<MergeFileGroupResult> {
+      const { base, ...spec } = req;
+      const merged = await mergeFileGroupRows(spec, base ? bufferFromBytes(new Uint8Array(base)) : undefined);
+      return { ...merged, bytes: ownBuffer(merged.bytes) };
+    },
+
+    async decodeParquet(req: DecodeParquetRequest): Promise<DecodeParquetResult> {
+      if (!(req.file instanceof ArrayBuffer)) throw corruptFile('parquet: no file bytes were given', req.path);
+      const file = bufferFromBytes(new Uint8Array(req.file));
+      const footer = await readParquetFooter(file, req.path);
+      const rows = await readParquetRows(file, footer, req.path, {
+        columns: req.columns,
+        ...(req.rowStart === undefined ? {} : { rowStart: req.rowStart }),
+        ...(req.rowEnd === undefined ? {} : { rowEnd: req.rowEnd }),
+      });
+      return { rows, columns: footer.columns, keyValues: footer.keyValues, rowGroupRows: footer.rowGroupRows };
+    },
+  };
+}

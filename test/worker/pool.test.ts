@@ -1,0 +1,124 @@
+// The worker pool in Node: worker_threads through comlink's Node adapter (the worker entry bundled from
+// source with rolldown), compared with inline runs; error transfer; size 0; forced WASM failure → JS twins.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'rolldown';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LakeletError } from '../../src/errors.js';
+import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
+import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
+import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
+import { resolveWriteOptions } from '../../src/engine/write-config.js';
+import { expectEncodeMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
+
+const root = join(import.meta.dirname, '../..');
+let dir: string;
+let workerUrl: URL;
+const pools: WorkerPool[] = [];
+const pool = (options: Parameters<typeof createWorkerPool>[0]) => {
+  const p = createWorkerPool({ workerUrl, ...options });
+  pools.push(p);
+  return p;
+};
+
+beforeAll(async () => {
+  // Node 20 cannot run the .ts worker entry: bundle it (what `npm run build` emits as dist/node/worker-entry-node.js).
+  dir = mkdtempSync(join(tmpdir(), 'lakelet-worker-'));
+  await build({
+    input: join(root, 'src/node/worker-entry-node.ts'),
+    platform: 'node',
+    logLevel: 'silent',
+    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+    output: { dir, format: 'esm', entryFileNames: 'worker-entry-node.mjs' },
+  });
+  workerUrl = pathToFileURL(join(dir, 'worker-entry-node.mjs'));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  registerWorkerFactory(undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('worker pool (Node worker_threads)', () => {
+  it('sizes itself to 0 in Node by default and validates sizes', () => {
+    expect(defaultWorkerCount()).toBe(0);
+    expect(createWorkerPool().size).toBe(0);
+    expect(() => createWorkerPool({ size: -1 })).toThrow(LakeletError);
+    expect(resolveWriteOptions({}).workers).toBe(0);
+    expect(resolveWriteOptions({}).pool).toBeUndefined();
+    expect(() => resolveWriteOptions({ workers: 1.5 })).toThrow(/workers/);
+  });
+
+  it('loads the WASM kernels in workers (bytes from the Node factory)', async () => {
+    const info = await pool({ size: 1 }).run('kernelsInfo', undefined);
+    expect(info.kind).toBe('wasm');
+  });
+
+  it('tags like the inline path, for every file-based index', async () => {
+    await expectTaggingMatches(pool({ size: 2 }));
+  });
+
+  it('encodes, decodes and merges base files byte-identically to inline', async () => {
+    const inline = pool({ size: 0 });
+    expect(inline.size).toBe(0);
+    await expectEncodeMatches(pool({ size: 2 }), inline);
+    await expectMergeMatches(pool({ size: 2 }), inline);
+  });
+
+  it('keeps LakeletError code, context and cause across the boundary', async () => {
+    await expectErrorTransfer(pool({ size: 1 }));
+    await expectErrorTransfer(pool({ size: 0 }));
+  });
+
+  it('serialises contexts that cannot be cloned', () => {
+    const err = new LakeletError('INVALID_ARGUMENT', 'x: bad', { field: 'f', value: () => 1, offset: 3, big: 5n }, { cause: new LakeletError('NOT_FOUND', 'inner') });
+    const back = deserializeLakeletError(structuredClone(serializeLakeletError(err)));
+    expect(back).toBeInstanceOf(LakeletError);
+    expect(back.code).toBe('INVALID_ARGUMENT');
+    expect(back.context).toEqual({ field: 'f', value: '() => 1', offset: 3, big: 5n });
+    expect(back.cause).toBeInstanceOf(LakeletError);
+    expect((back.cause as LakeletError).code).toBe('NOT_FOUND');
+  });
+
+  it('runs the JS twins when WASM fails to load, with identical results', async () => {
+    const table = await sampleTable();
+    const wasm = pool({ size: 1 });
+    const broken = pool({ size: 1, kernels: new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]).buffer });
+    const forced = pool({ size: 1, kernels: 'js' });
+    expect((await wasm.run('kernelsInfo', undefined)).kind).toBe('wasm');
+    const info = await broken.run('kernelsInfo', undefined);
+    expect(info.kind).toBe('js');
+    expect(info.fallbackReason).toBeTruthy();
+    expect((await forced.run('kernelsInfo', undefined)).kind).toBe('js');
+    const a = await tagOneFile(wasm, table);
+    const b = await tagOneFile(broken, table);
+    const c = await tagOneFile(pool({ size: 0, kernels: 'js' }), table);
+    expect(a.matched.length).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    await expectTaggingMatches(forced);
+  });
+
+  it('fails tasks with ABORTED once closed, and spreads tasks over workers', async () => {
+    const p = createWorkerPool({ size: 2, workerUrl });
+    const table = await sampleTable();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => tagOneFile(p, table)));
+    for (const r of runs) expect(r).toEqual(runs[0]);
+    await p.close();
+    await expect(p.run('kernelsInfo', undefined)).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('writes the same table with workers on (Table owns and closes its pool)', async () => {
+    let started = 0;
+    registerWorkerFactory({ create: (url) => (started++, nodeWorkerFactory.create(url ?? workerUrl)), defaultKernels: nodeWorkerFactory.defaultKernels! });
+    try {
+      await expectPooledWritesMatch(2);
+      expect(started).toBeGreaterThan(0);
+    } finally {
+      registerWorkerFactory(undefined);
+    }
+  });
+});
