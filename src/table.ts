@@ -188,7 +188,7 @@ export class Table {
     const storage = this.state.storage;
     const result = await withTableWriteLock(storage, async () => {
       await finishPendingRestores(storage);
-      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant);
+      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant, undefined, resolveWriteOptions(this.writeDefaults).heartbeatTimeoutMs);
     });
     await this.refresh();
     return result;

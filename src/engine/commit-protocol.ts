@@ -9,6 +9,8 @@ import { compareInstantTimes, type Action } from '../timeline/instant.js';
 import { nextInstantTime } from '../timeline/instant-time.js';
 import type { TableState } from './table-state.js';
 import { loadTimeline } from './table-state.js';
+import { withCommitLock } from './commit-lock.js';
+import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 
 /** Folder of a write's markers. */
 export function markerDir(instantTime: string): string {
@@ -35,6 +37,8 @@ export interface InflightWrite {
   action: Action;
   /** Requested times of the completed writes the writer saw when it started. */
   seenCompleted: ReadonlySet<string>;
+  /** The writer's heartbeat, beating until the write completes or is rolled back. */
+  heartbeat: Heartbeat;
 }
 
 /** A fresh instant time, later than every instant of the timeline (any action, any state). */
@@ -46,11 +50,17 @@ export function newInstantTime(state: TableState, now = new Date()): string {
 
 /** Write `<t>.<action>.requested`. */
 export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date): Promise<InflightWrite> {
-  const instantTime = newInstantTime(state, now);
-  const names = instantFileNames(instantTime, action);
-  const created = await state.storage.writeIfAbsent(`${state.config.timelinePath}/${names.requested}`, requested);
-  if (!created) throw new LakeletError('CONFLICT', `commit: instant ${instantTime} was requested by another writer`, { instant: instantTime });
-  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)) };
+  let instantTime = newInstantTime(state, now);
+  // Another writer may take the same millisecond: the atomic create decides, the loser moves on.
+  for (let attempt = 0; ; attempt++) {
+    const names = instantFileNames(instantTime, action);
+    if (await state.storage.writeIfAbsent(`${state.config.timelinePath}/${names.requested}`, requested)) break;
+    if (attempt >= 20) throw new LakeletError('CONFLICT', `commit: could not request an instant (last tried ${instantTime})`, { instant: instantTime });
+    instantTime = nextInstantTime(instantTime, now ?? new Date());
+  }
+  // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
+  const heartbeat = await startHeartbeat(state.storage, instantTime);
+  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), heartbeat };
 }
 
 /** Write the inflight file (the workload profile). */
@@ -62,8 +72,40 @@ export async function markInflight(state: TableState, write: InflightWrite, prof
  * Check for conflicts with writes completed since this one started (a completed write touching one of
  * `touchedGroups` → `CONFLICT`), then create the completed instant file atomically and drop the markers.
  */
-export async function completeWrite(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>): Promise<void> {
+export async function completeWrite(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<void> {
+  await write.heartbeat.beat();
+  // Conflict check and commit under the table's commit lock: no other writer can complete in between. A lock
+  // whose owner's heartbeat stopped was left by a crashed writer and is broken.
+  const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs);
+  await withCommitLock(storage, write.instantTime, () => checkAndCommit(storage, state, write, metadata, touchedGroups), { ownerGone });
+  // Committed: what follows is housekeeping the next writer redoes if it fails here.
+  try {
+    await write.heartbeat.stop();
+    await deleteMarkers(storage, write.instantTime);
+  } catch {
+    /* leftover heartbeat and markers are cleaned by the next writer */
+  }
+}
+
+/**
+ * Abort a write that has not completed: delete the files it created (from its markers; it never changes
+ * existing files, so nothing else needs undoing) and its timeline files. No rollback instant is needed —
+ * nobody saw the write. If this fails half-way, the next writer rolls the instant back.
+ */
+export async function abortWrite(storage: Storage, state: TableState, write: InflightWrite): Promise<void> {
+  await write.heartbeat.stop();
+  for (const f of await markedFiles(storage, write.instantTime)) await storage.delete(f);
+  await deleteMarkers(storage, write.instantTime);
+  const names = instantFileNames(write.instantTime, write.action);
+  await storage.delete(`${state.config.timelinePath}/${names.inflight}`);
+  await storage.delete(`${state.config.timelinePath}/${names.requested}`);
+}
+
+async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>): Promise<void> {
   const timeline = await loadTimeline(storage, state.config);
+  if (!timeline.get(write.instantTime)) {
+    throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} was rolled back by another writer (its heartbeat stopped for too long)`, { instant: write.instantTime });
+  }
   for (const other of timeline.completedWrites()) {
     if (write.seenCompleted.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
     const path = `${state.config.timelinePath}/${other.fileName}`;
@@ -81,7 +123,6 @@ export async function completeWrite(storage: Storage, state: TableState, write: 
   if (!(await storage.writeIfAbsent(completed, metadata))) {
     throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
   }
-  await deleteMarkers(storage, write.instantTime);
 }
 
 /** Remove a write's marker folder (best effort is fine: leftover markers are harmless). */

@@ -12,6 +12,7 @@ import { deleteMarkers, markedFiles, newInstantTime } from './commit-protocol.js
 import { nextLogVersion, rollbackCommandBlock } from './log-writer.js';
 import { TableState } from './table-state.js';
 import { dropCompactionPlan } from './compaction.js';
+import { HEARTBEAT_DIR, heartbeatExpired } from './heartbeat.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -135,8 +136,8 @@ export function isTableServiceCommit(state: TableState, instant: Instant): boole
  * table-service commits made after it (compactions that merged its logs) are rolled back first, newest
  * first. Returns the rollback of the write itself.
  */
-export async function rollbackLatestWrite(storage: Storage, instant?: string, now?: Date): Promise<RollbackResult> {
-  const failed = await rollbackFailedWrites(storage, now);
+export async function rollbackLatestWrite(storage: Storage, instant?: string, now?: Date, heartbeatTimeoutMs = 0): Promise<RollbackResult> {
+  const failed = await rollbackFailedWrites(storage, now, heartbeatTimeoutMs);
   const pendingTarget = instant === undefined ? undefined : failed.find((r) => r.rolledBack === instant);
   if (pendingTarget) return pendingTarget; // the instant was a failed (pending) write: already rolled back
   let state = await TableState.load(storage);
@@ -170,9 +171,10 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, no
 
 /**
  * Bring the table to a clean state before a write: finish interrupted rollbacks, then roll back every
- * pending commit, deltacommit or replacecommit (a failed write). Returns the rollbacks done.
+ * pending commit, deltacommit or replacecommit whose writer is gone — its heartbeat silent for longer than
+ * `heartbeatTimeoutMs` (0: every pending write, for single-writer use). Returns the rollbacks done.
  */
-export async function rollbackFailedWrites(storage: Storage, now?: Date): Promise<RollbackResult[]> {
+export async function rollbackFailedWrites(storage: Storage, now?: Date, heartbeatTimeoutMs = 0): Promise<RollbackResult[]> {
   const results: RollbackResult[] = [];
   let state = await TableState.load(storage);
   for (const pending of state.timeline.pending().filter((i) => i.action === 'rollback')) {
@@ -186,10 +188,17 @@ export async function rollbackFailedWrites(storage: Storage, now?: Date): Promis
     state = await TableState.load(storage);
   }
   for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action))) {
+    // A pending write whose writer still beats its heartbeat is running elsewhere: leave it alone.
+    if (!(await heartbeatExpired(storage, pending.requestedTime, heartbeatTimeoutMs))) continue;
     results.push(await rollbackInstant(state, pending, now));
+    await storage.delete(`${HEARTBEAT_DIR}/${pending.requestedTime}`);
     state = await TableState.load(storage);
   }
-  // Markers of writes that completed but crashed before cleaning up after themselves.
+  // Heartbeats and markers of writes that completed but crashed before cleaning up after themselves.
+  for (const hb of await storage.list(HEARTBEAT_DIR)) {
+    const instant = hb.path.slice(hb.path.lastIndexOf('/') + 1);
+    if (hb.kind === 'file' && !state.timeline.pending().some((i) => i.requestedTime === instant)) await storage.delete(hb.path);
+  }
   for (const dir of await storage.list('.hoodie/.temp')) {
     const instant = dir.path.slice(dir.path.lastIndexOf('/') + 1);
     if (dir.kind === 'directory' && state.timeline.completedAt(instant)) await deleteMarkers(storage, instant);

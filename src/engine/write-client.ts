@@ -2,7 +2,7 @@
 // records, tag them with the index, profile and bucket the workload, merge each bucket into a new base
 // file, and commit (replacecommit for overwrites). A failure after the commit started is rolled back.
 import { avroSchemaJson } from '../format/avro/schema.js';
-import { LakeletError } from '../errors.js';
+import { LakeletError, isLakeletError } from '../errors.js';
 import type { TableConfig } from '../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import { comparableKind, fieldType, withMetaFields } from '../format/schema.js';
@@ -12,7 +12,7 @@ import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
 import type { Action } from '../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
-import { completeWrite, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { abortWrite, completeWrite, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, readBaseFileKeys, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
@@ -20,7 +20,7 @@ import { readFileSlice } from './file-slice-reader.js';
 import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, update as updateRecordIndex } from './record-index.js';
 import type { IndexChanges } from '../index/record-index-shards.js';
 import type { Bucket } from '../plan/bucket-assignment.js';
-import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
+import { rollbackFailedWrites } from './rollback.js';
 import { finishPendingRestores } from './savepoint.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
@@ -62,8 +62,20 @@ const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRI
 /** Run one write against the table in `storage`. */
 export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
   const options = resolveWriteOptions(request.defaults, request.options);
+  const input = request.input === undefined ? [] : await collectRows(request.input);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await writeOnce(storage, request, options, input);
+    } catch (err) {
+      // Lost a conflict with a concurrent writer: this attempt left no trace; start over if allowed.
+      if (!isLakeletError(err, 'CONFLICT') || attempt >= options.retryOnConflict) throw err;
+    }
+  }
+}
+
+async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<WriteResult> {
   await finishPendingRestores(storage, request.now ? { now: request.now } : {});
-  await rollbackFailedWrites(storage, request.now);
+  await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs);
   const state = await TableState.load(storage);
   const { config } = state;
   if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
@@ -71,7 +83,7 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   options.onProgress({ phase: 'prepare', done: 0, total: 0 });
 
   // 1. Records (validated before anything is written: bad input leaves the table untouched).
-  let rows = request.input === undefined ? [] : await collectRows(request.input);
+  let rows = input;
   const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, op === 'DELETE' ? [] : rows, options);
   const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
   const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
@@ -100,13 +112,13 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   try {
     result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
   } catch (err) {
-    // Undo what this write left behind; if that fails too, the next write rolls it back.
+    // Undo what this write left behind (it never completed); if that fails too, the next writer rolls it back.
     try {
       const fresh = await TableState.load(storage);
       const mine = fresh.timeline.get(inflight.instantTime);
-      if (mine && mine.state !== 'COMPLETED') await rollbackInstant(fresh, mine);
+      if (mine && mine.state !== 'COMPLETED') await abortWrite(storage, fresh, inflight);
     } catch {
-      /* the next writer finishes the rollback */
+      await inflight.heartbeat.stop().catch(() => undefined);
     }
     throw err;
   }
@@ -296,7 +308,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   });
   const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
   for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
-  await completeWrite(storage, state, inflight, metadata, touched);
+  await completeWrite(storage, state, inflight, metadata, touched, options.heartbeatTimeoutMs);
   if (options.index === 'RECORD_INDEX') {
     // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
     try {

@@ -45,6 +45,13 @@ export interface WriteOptions extends Partial<FileSizing> {
   /** Archival after each commit (`automatic`, default true), keeping 20–30 commits on the active timeline. */
   archive?: { automatic?: boolean } & ArchivalOptions;
   /**
+   * A pending write whose heartbeat has been silent this long (ms) counts as failed and is rolled back by
+   * the next writer (default 60 000; 0 rolls back every pending write — single-writer use).
+   */
+  heartbeatTimeoutMs?: number;
+  /** Retry a write that lost a conflict with a concurrent writer this many times (default 0). */
+  retryOnConflict?: number;
+  /**
    * Worker pool size for tagging, merging and encoding (0 = everything on the calling thread). Default: in
    * browsers `min(hardwareConcurrency - 1, 4)`; in Node and runtimes without `Worker`, 0. In Node, a
    * positive value starts worker_threads (import `lakelet/node`, or it is loaded on demand).
@@ -65,6 +72,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
   clean: { automatic: boolean } & Omit<CleanOptions, 'now'>;
   archive: { automatic: boolean } & ArchivalOptions;
+  heartbeatTimeoutMs: number;
+  retryOnConflict: number;
   /** Resolved worker count (0 = inline). */
   workers: number;
   /**
@@ -107,6 +116,8 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
       deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
       logBytes: o.compaction?.logBytes === undefined ? undefined : positive('compaction.logBytes', o.compaction.logBytes, 1),
     },
+    heartbeatTimeoutMs: o.heartbeatTimeoutMs === 0 ? 0 : positive('heartbeatTimeoutMs', o.heartbeatTimeoutMs, 60_000),
+    retryOnConflict: o.retryOnConflict === undefined || o.retryOnConflict === 0 ? 0 : Math.floor(positive('retryOnConflict', o.retryOnConflict, 0)),
     clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
     archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
     workers,

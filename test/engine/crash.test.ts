@@ -9,7 +9,7 @@ const SCHEMA = {
   type: 'record', name: 'r', namespace: 'crash',
   fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'double'], default: null }],
 };
-const OPTIONS = { bloomFilter: { numEntries: 100 }, rowGroupRows: 2, compaction: { inline: false }, clean: { automatic: false }, archive: { automatic: false } };
+const OPTIONS = { bloomFilter: { numEntries: 100 }, rowGroupRows: 2, compaction: { inline: false }, clean: { automatic: false }, archive: { automatic: false }, heartbeatTimeoutMs: 0 };
 const UPSERT = [{ id: 'a', part: 'x', ts: 2, v: 10 }, { id: 'c', part: 'y', ts: 2, v: 30 }, { id: 'e', part: 'z', ts: 1, v: 50 }];
 const NEXT = [{ id: 'b', part: 'x', ts: 3, v: 200 }, { id: 'f', part: 'y', ts: 1, v: 60 }];
 
@@ -77,8 +77,9 @@ for (const c of CASES) {
       for (let n = 1; n <= totalCalls; n++) {
         const storage = await copy(base);
         const crashed = await openTable(faultyStorage(storage, n)).then((t) => c.act(t)).then(() => false, () => true);
-        expect(crashed, `call ${n} of ${totalCalls} fails the operation`).toBe(true);
         const now = await state(storage);
+        // A fault after the commit point only hits housekeeping: the operation reports success.
+        if (!crashed) expect(now, `call ${n} of ${totalCalls} failed after the commit`).toBe(after);
         const done = now === after && now !== before ? true : now === before ? false : undefined;
         expect(done, `after a crash at call ${n}: ${now}`).not.toBeUndefined();
         if (done) committed++;

@@ -68,7 +68,8 @@ async function checkIndex(storage: Storage, probe: string[], label: string): Pro
 
 const row = (id: string, part: string, ts: number, v = ts) => ({ id, part, ts, v });
 /** Tables opened with openTable() write with BLOOM unless told otherwise. */
-const RI = { index: 'RECORD_INDEX' } as const;
+// Single-writer crash recovery: a pending write from a crashed writer is rolled back at once.
+const RI = { index: 'RECORD_INDEX', heartbeatTimeoutMs: 0 } as const;
 
 describe('record index against a full scan', () => {
   for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {

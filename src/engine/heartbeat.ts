@@ -1,0 +1,74 @@
+// Writer heartbeats (Hudi's `.hoodie/.heartbeat/<instant>`): a write in progress refreshes its heartbeat
+// file, so other writers roll back only pending writes whose heartbeat stopped (failed writers), never one
+// that is still running on another tab, process or machine.
+import { isLakeletError } from '../errors.js';
+import { parseInstantTime } from '../timeline/instant-time.js';
+import type { Storage } from '../storage/storage.js';
+
+/** Folder of the heartbeat files. */
+export const HEARTBEAT_DIR = '.hoodie/.heartbeat';
+
+/** Default heartbeat interval and the silence after which a pending write counts as failed. */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+export const HEARTBEAT_TIMEOUT_MS = 60_000;
+
+/** A running heartbeat: refresh it while writing, stop it when done. */
+export interface Heartbeat {
+  /** Write the heartbeat now (the write loop calls it between steps; a timer also does). */
+  beat(): Promise<void>;
+  /** Stop beating and remove the file. */
+  stop(): Promise<void>;
+}
+
+/** Start a heartbeat for `instantTime`. */
+export async function startHeartbeat(storage: Storage, instantTime: string, intervalMs = HEARTBEAT_INTERVAL_MS): Promise<Heartbeat> {
+  const path = `${HEARTBEAT_DIR}/${instantTime}`;
+  let last = 0;
+  const beat = async () => {
+    last = Date.now();
+    await storage.write(path, new TextEncoder().encode(String(last)));
+  };
+  await beat();
+  const timer = setInterval(() => {
+    if (Date.now() - last >= intervalMs) beat().catch(() => undefined);
+  }, intervalMs);
+  (timer as { unref?: () => void }).unref?.();
+  return {
+    beat,
+    stop: async () => {
+      clearInterval(timer);
+      await storage.delete(path).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Is the writer of a pending instant gone? True when its heartbeat is older than `timeoutMs` (the time
+ * written in the file counts), or missing while the instant itself is older than that.
+ */
+export async function heartbeatExpired(storage: Storage, instantTime: string, timeoutMs = HEARTBEAT_TIMEOUT_MS, now = Date.now()): Promise<boolean> {
+  if (timeoutMs <= 0) return true;
+  const path = `${HEARTBEAT_DIR}/${instantTime}`;
+  try {
+    const written = Number(new TextDecoder().decode(await storage.read(path)));
+    // The time the writer wrote into it; the store's modification time only when the content is unreadable.
+    const at = Number.isFinite(written) && written > 0 ? written : (await storage.head(path)).lastModified ?? 0;
+    return now - at > timeoutMs;
+  } catch (err) {
+    // No heartbeat (yet, or ever): the instant's own time says when the writer was last known alive.
+    if (isLakeletError(err, 'NOT_FOUND')) {
+      const started = instantMillis(instantTime);
+      return started === undefined || now - started > timeoutMs;
+    }
+    throw err;
+  }
+}
+
+/** Epoch milliseconds of an instant time (UTC, as lakelet writes them), or undefined when unparsable. */
+function instantMillis(instantTime: string): number | undefined {
+  try {
+    return parseInstantTime(instantTime).getTime();
+  } catch {
+    return undefined;
+  }
+}
