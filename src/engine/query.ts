@@ -144,10 +144,19 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   let emitted = 0;
   const range = read.plan.commitTimeRange;
   const filters = read.plan.filters;
-  // Rows that hold exactly the output columns, in order, go out as they are.
-  const passThrough = read.columns.length === needed.size && read.columns.every((c) => needed.has(c));
+  // Slices without logs to merge read only what the answer needs: the output, filter columns and (for
+  // incremental reads) the commit time — not the five meta columns a merge needs.
+  const light = new Set<string>(read.columns);
+  for (const f of filters) light.add(f.path[0] as string);
+  if (range && config.populateMetaFields) light.add('_hoodie_commit_time');
+  const lightColumns = [...light];
+  const neededColumns = [...needed];
+  const passThroughLight = lightColumns.length === read.columns.length;
+  const passThroughMerged = read.columns.length === needed.size && read.columns.every((c) => needed.has(c));
   for (const slice of read.plan.slices) {
-    for await (const rows of readFileSliceBatches(ctx, slice, { columns: [...needed], filters, baseOnly: read.readOptimized })) {
+    const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
+    const passThrough = merging ? passThroughMerged : passThroughLight;
+    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
       for (const row of rows) {
         if (range) {
           const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
