@@ -50,7 +50,9 @@ export interface LogAppendResult {
 
 /** Write the group's changes as a new log file. */
 export async function appendLog(input: LogAppendInput): Promise<LogAppendResult> {
-  const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-0-0`);
+  // v6 log names carry the slice's base instant, not the writer's: the write token (task-stage-attempt)
+  // takes the writer's instant as its stage, so concurrent writers never pick the same file name.
+  const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
   const path = input.partitionPath === '' ? name : `${input.partitionPath}/${name}`;
   const schemaJson = avroSchemaJson(input.schema);
   const upserts: Record<string, unknown>[] = [];

@@ -1,9 +1,13 @@
-// The readable JS twin of every kernel in asm/index.ts (Hudi's MurmurHash, bloom positions, probe, add):
-// the fallback when WASM cannot load and the oracle in differential tests. Same output, bit for bit.
+// The readable JS twin of every kernel in asm/index.ts (Hudi's MurmurHash, bloom positions, probe, add; hashing,
+// dedupe and sort live in js-hash.ts / js-sort.ts): the fallback when WASM cannot load and the oracle in
+// differential tests. Same output, bit for bit.
 
+import { LakeletError } from '../errors.js';
+import { dedupeKeepMax, hashKeys64 } from './js-hash.js';
+import { sortKeys } from './js-sort.js';
 import {
   bloomRowBytes, checkBloomArgs, keyCount, toPackedKeys,
-  type Kernels, type KeysInput,
+  type BloomProbe, type Kernels, type KeysInput,
 } from './kernels.js';
 
 const M = 0x5bd1e995;
@@ -117,9 +121,27 @@ function bloomAdd(filterBits: Uint8Array, m: number, k: number, keys: KeysInput)
   return filterBits;
 }
 
+function createBloomProbe(filterBits: Uint8Array, m: number, k: number, rows = 1): BloomProbe {
+  checkBloomArgs(filterBits, m, k, rows);
+  let bits: Uint8Array | undefined = filterBits.slice(0, rows * bloomRowBytes(m)); // a copy, as WASM makes
+  return {
+    m, k, rows,
+    probe(keys: KeysInput): Uint8Array {
+      if (bits === undefined) throw new LakeletError('INVALID_ARGUMENT', 'kernels: bloom probe used after dispose()');
+      return bloomProbe(bits, m, k, keys, rows);
+    },
+    dispose(): void {
+      bits = undefined;
+    },
+  };
+}
+
 /** Creates the JS implementation of {@link Kernels}; `fallbackReason` records why WASM was not used. */
 export function createJsKernels(fallbackReason?: string): Kernels {
-  const base = { kind: 'js' as const, variant: 'js' as const, hudiMurmur, bloomPositions, bloomProbe, bloomAdd };
+  const base = {
+    kind: 'js' as const, variant: 'js' as const,
+    hudiMurmur, bloomPositions, bloomProbe, bloomAdd, createBloomProbe, hashKeys64, dedupeKeepMax, sortKeys,
+  };
   return fallbackReason === undefined ? base : { ...base, fallbackReason };
 }
 

@@ -1,5 +1,6 @@
-// The `Kernels` contract shared by the WASM binding and its JS twin, plus the packed-key batch format
-// (UTF-8 bytes back-to-back + u32 offsets) and the Java-compatible key encoding both sides hash.
+// The `Kernels` contract shared by the WASM binding and its JS twin (Hudi murmur and bloom filter, xxHash64,
+// dedupe, key sort), plus the packed-key batch format (UTF-8 bytes back-to-back + u32 offsets) and the
+// Java-compatible key encoding both sides hash.
 
 import { LakeletError } from '../errors.js';
 
@@ -14,6 +15,26 @@ export interface PackedKeys {
 
 /** Keys for a kernel call: already packed, or a list of strings (UTF-8 encoded as Java does) / raw byte keys. */
 export type KeysInput = PackedKeys | readonly (string | Uint8Array)[];
+
+/**
+ * Bloom-filter bits kept ready for many probe calls (in WASM: resident in linear memory, copied in once).
+ * Made by {@link Kernels.createBloomProbe}; call `dispose()` when done to release the memory.
+ */
+export interface BloomProbe {
+  /** Bits per row (m). */
+  readonly m: number;
+  /** Hash functions (k). */
+  readonly k: number;
+  /** Number of rows (sub-filters) stored back-to-back. */
+  readonly rows: number;
+  /** Membership of every key: 1 = might contain (some row has all k bits), 0 = certainly absent. */
+  probe(keys: KeysInput): Uint8Array;
+  /** Releases the filter's memory; further `probe` calls throw `INVALID_ARGUMENT`. Idempotent. */
+  dispose(): void;
+}
+
+/** Ordering (precombine) values for {@link Kernels.dedupeKeepMax}: one per key. */
+export type OrderingValues = Float64Array | BigInt64Array;
 
 /** Which implementation a `Kernels` object runs on. */
 export type KernelsKind = 'wasm' | 'js';
@@ -40,6 +61,30 @@ export interface Kernels {
   bloomProbe(filterBits: Uint8Array, m: number, k: number, keys: KeysInput, rows?: number): Uint8Array;
   /** Sets the k bits of every key in the single-row bit array `filterBits`, in place; returns `filterBits`. */
   bloomAdd(filterBits: Uint8Array, m: number, k: number, keys: KeysInput): Uint8Array;
+  /**
+   * Copies a filter of `rows` bit arrays (back-to-back in `filterBits`, `rows` defaults to 1) once and returns
+   * a handle that probes batches against it without copying the bits again; later changes to `filterBits`
+   * are not seen. Same results as {@link Kernels.bloomProbe}.
+   */
+  createBloomProbe(filterBits: Uint8Array, m: number, k: number, rows?: number): BloomProbe;
+  /**
+   * XXH64 (Yann Collet's xxHash64 specification) of every key's bytes with `seed` (default 0, taken modulo
+   * 2^64), as unsigned 64-bit values. For partitioning keys across workers and for hash tables; use
+   * `Number(h & 0xffffffffn)` for a 32-bit hash.
+   */
+  hashKeys64(keys: KeysInput, seed?: bigint | number): BigUint64Array;
+  /**
+   * Deduplicates records by key, keeping per distinct key the record with the greatest ordering value. A later
+   * record replaces the kept one unless its value is strictly smaller (IEEE `<`), so ties go to the later record
+   * (as Hudi's combine does), and so does any comparison with a NaN. Returns the kept
+   * indices in ascending order. `orderingValues` has one entry per key.
+   */
+  dedupeKeepMax(keys: KeysInput, orderingValues: OrderingValues): Int32Array;
+  /**
+   * The stable permutation that sorts the keys in unsigned byte order (UTF-8 byte order, a proper prefix
+   * first; the order of `Buffer.compare`): `keys[perm[0]] <= keys[perm[1]] <= …`, equal keys in input order.
+   */
+  sortKeys(keys: KeysInput): Uint32Array;
 }
 
 const encoder = new TextEncoder();
@@ -138,4 +183,23 @@ export function checkBloomArgs(filterBits: Uint8Array, m: number, k: number, row
   if (!(filterBits instanceof Uint8Array) || filterBits.length < rows * bloomRowBytes(m)) {
     throw new LakeletError('INVALID_ARGUMENT', `kernels: bloom bit array holds ${filterBits?.length} bytes, needs ${rows * bloomRowBytes(m)} for ${rows} row(s) of ${m} bits`);
   }
+}
+
+/** Validates the ordering values of a dedupe call against the key count; throws `INVALID_ARGUMENT`. */
+export function checkOrderingValues(values: OrderingValues, count: number): void {
+  if (!(values instanceof Float64Array) && !(values instanceof BigInt64Array)) {
+    throw new LakeletError('INVALID_ARGUMENT', 'kernels: ordering values must be a Float64Array or a BigInt64Array');
+  }
+  if (values.length !== count) {
+    throw new LakeletError('INVALID_ARGUMENT', `kernels: ${values.length} ordering values for ${count} keys`, { value: values.length });
+  }
+}
+
+/** The seed of `hashKeys64` as an unsigned 64-bit bigint; throws `INVALID_ARGUMENT` for a non-integer. */
+export function hashSeed64(seed: bigint | number): bigint {
+  if (typeof seed === 'bigint') return BigInt.asUintN(64, seed);
+  if (!Number.isSafeInteger(seed)) {
+    throw new LakeletError('INVALID_ARGUMENT', `kernels: hash seed ${seed} must be a safe integer or a bigint`, { value: seed });
+  }
+  return BigInt.asUintN(64, BigInt(seed));
 }

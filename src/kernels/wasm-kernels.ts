@@ -1,23 +1,31 @@
 // The WASM binding of the kernels: instantiates the AssemblyScript module (no imports), copies each batch
-// into its linear memory, runs it and copies the results out. `loadKernels` falls back to the JS twin.
+// into its linear memory, runs it and copies the results out; bloom filters of a BloomProbe stay resident.
+// `loadKernels` picks the SIMD build when the runtime validates SIMD, and falls back to the JS twin.
 
 import { LakeletError } from '../errors.js';
 import { createJsKernels } from './js-kernels.js';
 import {
-  bloomRowBytes, checkBloomArgs, keyCount, toPackedKeys,
-  type Kernels, type KeysInput, type PackedKeys,
+  bloomRowBytes, checkBloomArgs, checkOrderingValues, hashSeed64, keyCount, toPackedKeys,
+  type BloomProbe, type Kernels, type KeysInput, type OrderingValues, type PackedKeys,
 } from './kernels.js';
 
 /** The raw exports of asm/index.ts (pointers and lengths are byte offsets into `memory`). */
 export interface KernelExports {
   memory: WebAssembly.Memory;
+  heapBase(): number;
   reset(): void;
+  setFloor(ptr: number): number;
   alloc(size: number): number;
   hudiMurmurBatch(keysPtr: number, offsetsPtr: number, count: number, seed: number, outPtr: number): void;
   bloomPositionsBatch(keysPtr: number, offsetsPtr: number, count: number, m: number, k: number, outPtr: number): void;
   bloomProbeBatch(bitsPtr: number, m: number, k: number, rows: number, keysPtr: number, offsetsPtr: number,
-    count: number, outPtr: number, scratchPtr: number): void;
+    count: number, outPtr: number, scratchPtr: number): number;
   bloomAddBatch(bitsPtr: number, m: number, k: number, keysPtr: number, offsetsPtr: number, count: number): void;
+  xxh64Batch(keysPtr: number, offsetsPtr: number, count: number, seed: bigint, outPtr: number): number;
+  dedupeKeepMax(keysPtr: number, offsetsPtr: number, count: number, valuesPtr: number, valueKind: number,
+    tablePtr: number, capacity: number, hashesPtr: number, keptPtr: number, outPtr: number): number;
+  sortKeys(keysPtr: number, offsetsPtr: number, count: number, permPtr: number, tmpPermPtr: number,
+    prePtr: number, tmpPrePtr: number, histPtr: number): number;
 }
 
 /** Where `loadKernels` gets the module: bytes, a compiled module, or a URL to fetch. */
@@ -29,7 +37,51 @@ export interface LoadKernelsOptions {
   variant?: 'simd' | 'scalar';
 }
 
-const FUNCTIONS = ['reset', 'alloc', 'hudiMurmurBatch', 'bloomPositionsBatch', 'bloomProbeBatch', 'bloomAddBatch'] as const;
+const FUNCTIONS = ['heapBase', 'reset', 'setFloor', 'alloc', 'hudiMurmurBatch', 'bloomPositionsBatch', 'bloomProbeBatch',
+  'bloomAddBatch', 'xxh64Batch', 'dedupeKeepMax', 'sortKeys'] as const;
+
+/** Bytes of scratch `bloomProbeBatch` needs: 2 x 256 premixed block words (asm MAX_PREMIX_WORDS), k positions, 2 x 16 bytes of slot state. */
+const probeScratchBytes = (k: number): number => 4 * (512 + k) + 32;
+
+/**
+ * The resident region below the arena floor: buffers that outlive one call (bloom bits of a BloomProbe).
+ * First fit over the gaps between live blocks; the floor follows the end of the last live block.
+ */
+class ResidentHeap {
+  private blocks: { ptr: number; size: number }[] = [];
+  constructor(private readonly ex: KernelExports) {}
+
+  alloc(bytes: number): number {
+    const size = Math.ceil(Math.max(bytes, 1) / 16) * 16;
+    let prevEnd = this.ex.heapBase() >>> 0;
+    let at = this.blocks.length;
+    for (let i = 0; i < this.blocks.length; i++) {
+      const b = this.blocks[i];
+      if (b === undefined) continue;
+      if (b.ptr - prevEnd >= size) { at = i; break; }
+      prevEnd = b.ptr + b.size;
+    }
+    this.blocks.splice(at, 0, { ptr: prevEnd, size });
+    if (!this.moveFloor()) {
+      this.blocks.splice(at, 1);
+      this.moveFloor();
+      throw new LakeletError('INVALID_ARGUMENT', `kernels: ${bytes} resident bytes do not fit in wasm memory`, { value: bytes });
+    }
+    return prevEnd;
+  }
+
+  free(ptr: number): void {
+    const i = this.blocks.findIndex((b) => b.ptr === ptr);
+    if (i < 0) return;
+    this.blocks.splice(i, 1);
+    this.moveFloor();
+  }
+
+  private moveFloor(): boolean {
+    const last = this.blocks[this.blocks.length - 1];
+    return this.ex.setFloor(last === undefined ? this.ex.heapBase() >>> 0 : last.ptr + last.size) !== 0;
+  }
+}
 
 // (func (result v128) i32.const 0 i8x16.splat): validates only where wasm SIMD is supported.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
@@ -53,6 +105,7 @@ function checkExports(exports: WebAssembly.Exports): KernelExports {
 
 /** Wraps instantiated kernel exports in the {@link Kernels} interface. */
 export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar'): Kernels {
+  const resident = new ResidentHeap(ex);
   const alloc = (size: number): number => {
     const ptr = ex.alloc(size) >>> 0;
     if (ptr === 0) throw new LakeletError('INVALID_ARGUMENT', `kernels: batch does not fit in wasm memory (${size} more bytes)`, { value: size });
@@ -101,11 +154,78 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
       const bitsPtr = alloc(bitBytes);
       const { keysPtr, offsetsPtr, count } = placeKeys(packed);
       const outPtr = alloc(count);
-      const scratchPtr = alloc(4 * k);
+      const scratchPtr = alloc(probeScratchBytes(k));
       copyKeys(packed, keysPtr, offsetsPtr);
       new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes).set(filterBits.subarray(0, bitBytes));
       ex.bloomProbeBatch(bitsPtr, m, k, rows, keysPtr, offsetsPtr, count, outPtr, scratchPtr);
       return new Uint8Array(ex.memory.buffer, outPtr, count).slice();
+    },
+    createBloomProbe(filterBits: Uint8Array, m: number, k: number, rows = 1): BloomProbe {
+      checkBloomArgs(filterBits, m, k, rows);
+      const bitBytes = rows * bloomRowBytes(m);
+      let bitsPtr: number | undefined = resident.alloc(bitBytes);
+      new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes).set(filterBits.subarray(0, bitBytes));
+      return {
+        m, k, rows,
+        probe(keys: KeysInput): Uint8Array {
+          if (bitsPtr === undefined) throw new LakeletError('INVALID_ARGUMENT', 'kernels: bloom probe used after dispose()');
+          const packed = toPackedKeys(keys);
+          ex.reset();
+          const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+          const outPtr = alloc(count);
+          const scratchPtr = alloc(probeScratchBytes(k));
+          copyKeys(packed, keysPtr, offsetsPtr);
+          ex.bloomProbeBatch(bitsPtr, m, k, rows, keysPtr, offsetsPtr, count, outPtr, scratchPtr);
+          return new Uint8Array(ex.memory.buffer, outPtr, count).slice();
+        },
+        dispose(): void {
+          if (bitsPtr !== undefined) resident.free(bitsPtr);
+          bitsPtr = undefined;
+        },
+      };
+    },
+    hashKeys64(keys: KeysInput, seed: bigint | number = 0): BigUint64Array {
+      const s = hashSeed64(seed);
+      const packed = toPackedKeys(keys);
+      ex.reset();
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const outPtr = alloc(8 * count);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      ex.xxh64Batch(keysPtr, offsetsPtr, count, s, outPtr);
+      return new BigUint64Array(ex.memory.buffer, outPtr, count).slice();
+    },
+    dedupeKeepMax(keys: KeysInput, orderingValues: OrderingValues): Int32Array {
+      const packed = toPackedKeys(keys);
+      const count = keyCount(packed);
+      checkOrderingValues(orderingValues, count);
+      let capacity = 16;
+      while (capacity < 2 * count) capacity *= 2;
+      ex.reset();
+      const { keysPtr, offsetsPtr } = placeKeys(packed);
+      const valuesPtr = alloc(8 * count);
+      const tablePtr = alloc(4 * capacity);
+      const hashesPtr = alloc(4 * count);
+      const keptPtr = alloc(count);
+      const outPtr = alloc(4 * count);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      const isBig = orderingValues instanceof BigInt64Array;
+      if (isBig) new BigInt64Array(ex.memory.buffer, valuesPtr, count).set(orderingValues);
+      else new Float64Array(ex.memory.buffer, valuesPtr, count).set(orderingValues);
+      const kept = ex.dedupeKeepMax(keysPtr, offsetsPtr, count, valuesPtr, isBig ? 1 : 0, tablePtr, capacity, hashesPtr, keptPtr, outPtr);
+      return new Int32Array(ex.memory.buffer, outPtr, kept).slice();
+    },
+    sortKeys(keys: KeysInput): Uint32Array {
+      const packed = toPackedKeys(keys);
+      ex.reset();
+      const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const permPtr = alloc(4 * count);
+      const tmpPermPtr = alloc(4 * count);
+      const prePtr = alloc(8 * count);
+      const tmpPrePtr = alloc(8 * count);
+      const histPtr = alloc(9 * 256 * 4);
+      copyKeys(packed, keysPtr, offsetsPtr);
+      ex.sortKeys(keysPtr, offsetsPtr, count, permPtr, tmpPermPtr, prePtr, tmpPrePtr, histPtr);
+      return new Uint32Array(ex.memory.buffer, permPtr, count).slice();
     },
     bloomAdd(filterBits: Uint8Array, m: number, k: number, keys: KeysInput): Uint8Array {
       checkBloomArgs(filterBits, m, k, 1);

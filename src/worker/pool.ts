@@ -95,15 +95,13 @@ export const browserWorkerFactory: WorkerFactory = {
   },
 };
 
-// Not a literal: bundlers for the browser must not follow it. Only the Node path reaches it.
-const NODE_FACTORY_MODULE = '../node/worker-pool-node.js';
-
 async function resolveFactory(options: WorkerPoolOptions): Promise<WorkerFactory> {
   if (options.factory) return options.factory;
   if (registeredFactory) return registeredFactory;
   if (nodeVersion() !== undefined) {
-    const mod = (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FACTORY_MODULE)) as { nodeWorkerFactory: WorkerFactory };
-    return mod.nodeWorkerFactory;
+    // No dynamic import of Node modules here (edge runtimes and bundlers refuse them): `lakelet/node`
+    // registers the worker_threads factory when it is imported.
+    throw new LakeletError('UNSUPPORTED', "worker pool: in Node, import 'lakelet/node' (it registers worker_threads), or use workers: 0");
   }
   if (typeof Worker !== 'function') throw new LakeletError('UNSUPPORTED', 'worker pool: this runtime has no Worker; use workers: 0');
   return browserWorkerFactory;

@@ -349,7 +349,7 @@ describe('inspect', () => {
   test('pending instants are counted, listed and marked', async () => {
     const dir = await createTable();
     const u1 = await upsert(dir, 1);
-    const pending = '20991231000000000';
+    const pending = '20200101000000000'; // long ago, no heartbeat: a failed write
     writeFileSync(join(dir, '.hoodie', `${pending}.deltacommit.requested`), '');
     writeFileSync(join(dir, '.hoodie', `${pending}.deltacommit.inflight`), '');
     const text = await ok('inspect', dir);

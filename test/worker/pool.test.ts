@@ -34,6 +34,8 @@ beforeAll(async () => {
     output: { dir, format: 'esm', entryFileNames: 'worker-entry-node.mjs' },
   });
   workerUrl = pathToFileURL(join(dir, 'worker-entry-node.mjs'));
+  // What importing 'lakelet/node' does.
+  registerWorkerFactory(nodeWorkerFactory);
 }, 60_000);
 
 afterAll(async () => {
@@ -118,7 +120,7 @@ describe('worker pool (Node worker_threads)', () => {
       await expectPooledWritesMatch(2);
       expect(started).toBeGreaterThan(0);
     } finally {
-      registerWorkerFactory(undefined);
+      registerWorkerFactory(nodeWorkerFactory);
     }
   });
 });
