@@ -8,7 +8,7 @@ import { encodeLogBlock, scanLogBlocks } from '../format/log-block.js';
 import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../format/log-block-content.js';
 import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './avro-schemas.js';
 import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA, cleanerPlanFromRecord, cleanMetadataFromRecord, type CleanerPlan, type CleanMetadata } from './clean-metadata.js';
-import type { CommitMetadata, WriteStat } from './commit-metadata.js';
+import { commitMetadataFromObject, type CommitMetadata } from './commit-metadata.js';
 import { COMPACTION_PLAN_SCHEMA } from './compaction-plan.js';
 import { compareInstantTimes, TIMELINE_ACTIONS, type Action, type Instant, type InstantState } from './instant.js';
 import { SAVEPOINT_METADATA_SCHEMA } from './savepoint-metadata.js';
@@ -286,40 +286,12 @@ export function encodeArchiveFile(inputs: readonly ArchiveEntryInput[]): Uint8Ar
 
 // ---- reading ----
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, unknown>) : {});
 
 /** Commit metadata from a HoodieCommitMetadata / HoodieReplaceCommitMetadata record value. */
-export function commitMetadataFromRecord(raw: Record<string, unknown>): CommitMetadata {
-  const partitionToWriteStats: Record<string, WriteStat[]> = {};
-  for (const [partition, stats] of Object.entries(obj(raw.partitionToWriteStats))) {
-    partitionToWriteStats[partition] = (Array.isArray(stats) ? stats : []).map((x) => {
-      const s = obj(x);
-      return {
-        fileId: str(s.fileId) ?? '',
-        path: str(s.path) || undefined,
-        partitionPath: str(s.partitionPath) ?? partition,
-        prevCommit: str(s.prevCommit),
-        numWrites: num(s.numWrites),
-        numDeletes: num(s.numDeletes),
-        numUpdateWrites: num(s.numUpdateWrites),
-        numInserts: num(s.numInserts),
-        totalWriteBytes: num(s.totalWriteBytes),
-        fileSizeInBytes: num(s.fileSizeInBytes),
-        logFiles: Array.isArray(s.logFiles) ? s.logFiles.filter((f): f is string => typeof f === 'string') : [],
-        baseFile: str(s.baseFile) || undefined,
-        raw: s,
-      };
-    });
-  }
-  const partitionToReplaceFileIds: Record<string, string[]> = {};
-  for (const [p, ids] of Object.entries(obj(raw.partitionToReplaceFileIds))) {
-    partitionToReplaceFileIds[p] = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-  }
-  const extraMetadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj(raw.extraMetadata))) if (typeof v === 'string') extraMetadata[k] = v;
-  return { partitionToWriteStats, partitionToReplaceFileIds, compacted: raw.compacted === true, extraMetadata, operationType: str(raw.operationType) };
+export function commitMetadataFromRecord(raw: Record<string, unknown>, path = 'archived timeline'): CommitMetadata {
+  return commitMetadataFromObject(raw, path);
 }
 
 const STATES: ReadonlySet<string> = new Set(['REQUESTED', 'INFLIGHT', 'COMPLETED']);
@@ -343,7 +315,7 @@ export function parseArchiveFile(bytes: Uint8Array, path: string): ArchivedEntry
         commitTime,
         actionType,
         state,
-        commitMetadata: commit === null || commit === undefined ? undefined : commitMetadataFromRecord(obj(commit)),
+        commitMetadata: commit === null || commit === undefined ? undefined : commitMetadataFromRecord(obj(commit), path),
         cleanMetadata: r.hoodieCleanMetadata ? cleanMetadataFromRecord(obj(r.hoodieCleanMetadata), path) : undefined,
         cleanerPlan: r.hoodieCleanerPlan ? cleanerPlanFromRecord(obj(r.hoodieCleanerPlan), path) : undefined,
         raw: r,

@@ -35,7 +35,7 @@ export interface CommitMetadata {
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v !== '' ? Number(v) : 0);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? (v as Record<string, unknown>) : {});
 
 /**
  * Decode an instant file: JSON (layout 1 commit files and any file starting with `{`), an Avro object
@@ -57,7 +57,14 @@ export function decodeInstantFile(bytes: Uint8Array, path: string): Record<strin
 
 /** Parse commit metadata (commit, deltacommit, replacecommit) from an instant file's bytes. */
 export function parseCommitMetadata(bytes: Uint8Array, path: string): CommitMetadata {
-  const raw = decodeInstantFile(bytes, path);
+  return commitMetadataFromObject(decodeInstantFile(bytes, path), path);
+}
+
+/**
+ * Commit metadata from its decoded form (a JSON object, or the value of an Avro HoodieCommitMetadata /
+ * HoodieReplaceCommitMetadata record, as archived timelines hold). Bad shapes → `CORRUPT_FILE` naming `path`.
+ */
+export function commitMetadataFromObject(raw: Record<string, unknown>, path: string): CommitMetadata {
   const partitionToWriteStats: Record<string, WriteStat[]> = {};
   for (const [partition, stats] of Object.entries(obj(raw.partitionToWriteStats))) {
     if (!Array.isArray(stats)) throw corruptFile(`timeline: partitionToWriteStats[${JSON.stringify(partition)}] is not a list`, path);
