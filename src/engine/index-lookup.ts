@@ -10,6 +10,7 @@ import type { Storage } from '../storage/storage.js';
 import type { WorkerPool } from '../worker/pool.js';
 import { ownBuffer } from '../worker/worker-api.js';
 import { storageBuffer } from './storage-buffer.js';
+import { yieldToEventLoop, yielder } from './yield.js';
 
 /** A key to look up. */
 export interface KeyToTag {
@@ -83,10 +84,10 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
 type SliceHits = { indices: Uint32Array } | { keys: string[] };
 
 async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted: Map<string, string[]>, global: boolean, useBloom: boolean, readKeys: SliceKeyReader, pool: WorkerPool): Promise<TagMap> {
-  const packed = new Map<string, { bytes: Uint8Array; offsets: Uint32Array }>();
+  const packed = new Map<string, Promise<{ bytes: Uint8Array; offsets: Uint32Array }>>();
   const packedFor = (bucket: string, list: string[]) => {
     let p = packed.get(bucket);
-    if (!p) packed.set(bucket, (p = packKeys(list)));
+    if (!p) packed.set(bucket, (p = packKeysInChunks(list)));
     return p;
   };
   const tagSlice = async (slice: FileSlice): Promise<SliceHits | undefined> => {
@@ -100,7 +101,7 @@ async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted:
       const present = new Set(list);
       return { keys: (await readKeys(slice)).filter((k) => present.has(k)) };
     }
-    const p = packedFor(bucket, list);
+    const p = await packedFor(bucket, list);
     const file = ownBuffer(await storage.read(base.path));
     const keyBytes = p.bytes.slice().buffer as ArrayBuffer;
     const offsets = p.offsets.slice().buffer as ArrayBuffer;
@@ -130,18 +131,48 @@ async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted:
   if (failure) throw failure.err;
 
   const out: TagMap = new Map();
-  slices.forEach((slice, i) => {
+  const pause = yielder(5000);
+  for (const [i, slice] of slices.entries()) {
     const h = hits[i];
-    if (!h) return;
+    if (!h) continue;
     const loc = locationOf(slice);
     if ('keys' in h) {
-      for (const key of h.keys) out.set(lookupKey(global, slice.partitionPath, key), loc);
+      for (const key of h.keys) {
+        await pause();
+        out.set(lookupKey(global, slice.partitionPath, key), loc);
+      }
     } else {
       const list = wanted.get(global ? '' : slice.partitionPath) ?? [];
-      for (const idx of h.indices) out.set(lookupKey(global, slice.partitionPath, list[idx] as string), loc);
+      for (const idx of h.indices) {
+        await pause();
+        out.set(lookupKey(global, slice.partitionPath, list[idx] as string), loc);
+      }
     }
-  });
+  }
   return out;
+}
+
+/** packKeys in chunks with event-loop turns between them (a partition may hold a whole batch of keys). */
+export async function packKeysInChunks(list: readonly string[], chunk = 5000): Promise<{ bytes: Uint8Array; offsets: Uint32Array }> {
+  if (list.length <= chunk) return packKeys(list);
+  const parts: { bytes: Uint8Array; offsets: Uint32Array }[] = [];
+  for (let i = 0; i < list.length; i += chunk) {
+    parts.push(packKeys(list.slice(i, i + chunk)));
+    await yieldToEventLoop();
+  }
+  const total = parts.reduce((n, p) => n + (p.offsets[p.offsets.length - 1] ?? 0), 0);
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(list.length + 1);
+  let at = 0;
+  let k = 0;
+  for (const p of parts) {
+    const used = p.offsets[p.offsets.length - 1] ?? 0;
+    bytes.set(p.bytes.subarray(0, used), at);
+    for (let j = 0; j < p.offsets.length - 1; j++) offsets[k++] = at + (p.offsets[j] as number);
+    at += used;
+  }
+  offsets[k] = at;
+  return { bytes, offsets };
 }
 
 /** Build a full key → location map of the table (the in-memory index's state). */

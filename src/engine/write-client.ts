@@ -26,6 +26,7 @@ import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
 import { prepareSchema } from './write-schema.js';
+import { yielder } from './yield.js';
 import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import { clean } from './clean.js';
 import { archive } from './archival.js';
@@ -93,7 +94,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
       ? request.keys.map((k, index) => deleteByKey(k, index))
       : rows.map((raw, index) => deleteByRow(raw, index, keyGenerator));
   } else {
-    records = buildRecords(rows, { schema, keyGenerator, orderingFields });
+    records = await buildRecords(rows, { schema, keyGenerator, orderingFields });
   }
   rows = []; // the validated records are all that is needed from here on
   const global = isGlobalIndex(options.index);
@@ -210,7 +211,9 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
     }
     options.onProgress({ phase: 'index', done: toTag, total: toTag });
+    const pause = yielder(5000);
     for (const r of records) {
+      await pause();
       const loc = tags.get(lookupKey(info.global, r.partitionPath, r.recordKey));
       if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
         addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });

@@ -9,6 +9,7 @@ import { compileRowValidator } from '../format/record-validation.js';
 import type { KeyGenerator } from '../keygen/key-generator.js';
 import { compareValues, type ComparableKind } from '../plan/filters.js';
 import type { HoodieRecord } from './hoodie-record.js';
+import { yielder } from './yield.js';
 
 /** What writes accept: plain objects (sync or async iterable) or an Arrow Table. */
 export type WriteInput = Iterable<object> | AsyncIterable<object> | ArrowTable;
@@ -38,11 +39,16 @@ export interface RecordBuildContext {
   orderingFields: readonly string[];
 }
 
-/** Validate, coerce and key each row; errors name the row index and field (`INVALID_ARGUMENT`). */
-export function buildRecords(rows: readonly Record<string, unknown>[], ctx: RecordBuildContext, isDelete = false): HoodieRecord[] {
+/**
+ * Validate, coerce and key each row; errors name the row index and field (`INVALID_ARGUMENT`). Yields to
+ * the event loop between chunks, so validating a large batch never blocks the page for long.
+ */
+export async function buildRecords(rows: readonly Record<string, unknown>[], ctx: RecordBuildContext, isDelete = false): Promise<HoodieRecord[]> {
   const validate = compileRowValidator(ctx.schema);
   const out: HoodieRecord[] = [];
-  rows.forEach((raw, index) => {
+  const pause = yielder(1000);
+  for (const [index, raw] of rows.entries()) {
+    await pause();
     const data = validate(raw, index);
     let recordKey: string;
     let partitionPath: string;
@@ -63,7 +69,7 @@ export function buildRecords(rows: readonly Record<string, unknown>[], ctx: Reco
     // Deletes through delete() apply by arrival order (Hudi's "natural" ordering value 0).
     const ordering = isDelete ? [] : ctx.orderingFields.map((f) => data[f]);
     out.push({ recordKey, partitionPath, data, ordering, isDelete: isDelete || data._hoodie_is_deleted === true, index });
-  });
+  }
   return out;
 }
 
