@@ -152,18 +152,20 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   const lightColumns = [...light];
   const neededColumns = [...needed];
   const passThroughLight = lightColumns.length === read.columns.length;
-  const passThroughMerged = read.columns.length === needed.size && read.columns.every((c) => needed.has(c));
   for (const slice of read.plan.slices) {
     const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
-    const passThrough = merging ? passThroughMerged : passThroughLight;
+    const passThrough = passThroughLight;
     for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
+      // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
+      // base rows and log records (older schemas may lack columns), so their rows are always copied.
+      const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
       for (const row of rows) {
         if (range) {
           const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
           if (!inCommitRange(commitTime, range)) continue;
         }
         if (filters.length > 0 && !matchRow(row, filters)) continue;
-        if (passThrough && sameColumns(row, read.columns)) {
+        if (batchPassThrough) {
           yield row;
         } else {
           const out: Record<string, unknown> = {};
@@ -176,10 +178,10 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   }
 }
 
-/** Does the row have exactly these keys, in this order, with no undefined values? */
+/** Does the row have exactly these keys, in this order? */
 function sameColumns(row: Record<string, unknown>, columns: readonly string[]): boolean {
   const keys = Object.keys(row);
   if (keys.length !== columns.length) return false;
-  for (let i = 0; i < keys.length; i++) if (keys[i] !== columns[i] || row[keys[i] as string] === undefined) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== columns[i]) return false;
   return true;
 }
