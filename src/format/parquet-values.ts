@@ -15,6 +15,8 @@ export interface RawDecimalElement extends SchemaElement {
 export interface ColumnAssembler {
   leaves: string[][];
   read(slots: readonly unknown[]): unknown;
+  /** For a plain (non-repeated) top-level leaf: converts its one value directly, skipping the slots. */
+  flat?: (value: unknown) => unknown;
 }
 
 /**
@@ -43,7 +45,9 @@ export function columnAssembler(column: SchemaTree): ColumnAssembler {
   };
   collect(column);
   const { read } = compileNode(column);
-  return { leaves, read: (slots) => read(slots, 0) };
+  const assembler: ColumnAssembler = { leaves, read: (slots) => read(slots, 0) };
+  if (column.children.length === 0 && column.element.repetition_type !== 'REPEATED') assembler.flat = leafConverter(column.element as RawDecimalElement);
+  return assembler;
 }
 
 function shapeError(): Error {

@@ -106,11 +106,15 @@ export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, 
     const rows: Record<string, unknown>[] = new Array(count);
     const plans = selected.map(({ name, assembler }) => {
       const data = assembler.leaves.map((l) => leafData.get(leafKey(l)) as unknown[]);
-      return { name, read: assembler.read, data, slots: new Array<unknown>(data.length) };
+      return { name, read: assembler.read, flat: assembler.flat, data, slots: new Array<unknown>(data.length) };
     });
     for (let r = 0; r < count; r++) {
       const row: Record<string, unknown> = {};
-      for (const { name, read, data, slots } of plans) {
+      for (const { name, read, flat, data, slots } of plans) {
+        if (flat) {
+          row[name] = flat((data[0] as unknown[])[r]);
+          continue;
+        }
         for (let k = 0; k < data.length; k++) slots[k] = (data[k] as unknown[])[r];
         row[name] = read(slots);
       }

@@ -24,7 +24,24 @@ export function bigIntFromTwosComplement(bytes: Uint8Array): bigint {
 
 /** Decimal bytes (big-endian two's complement) → decimal string with `scale` fraction digits. */
 export function decimalFromBytes(bytes: Uint8Array, scale: number): string {
+  if (bytes.length > 0 && bytes.length <= 6) {
+    // Up to 48 bits: exact in a double, and much cheaper than a BigInt.
+    let v = 0;
+    for (const b of bytes) v = v * 256 + b;
+    if ((bytes[0] as number) & 0x80) v -= 2 ** (bytes.length * 8);
+    return formatScaled(v, scale);
+  }
   return formatDecimal(bigIntFromTwosComplement(bytes), scale);
+}
+
+/** {@link formatDecimal} for a safe-integer unscaled value. */
+function formatScaled(unscaled: number, scale: number): string {
+  const negative = unscaled < 0;
+  let digits = String(negative ? -unscaled : unscaled);
+  if (scale <= 0) return (negative ? '-' : '') + digits + (scale < 0 ? '0'.repeat(-scale) : '');
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  const cut = digits.length - scale;
+  return `${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`;
 }
 
 /** Days since the epoch → a Date at UTC midnight. */
