@@ -10,6 +10,9 @@ import type { Storage } from '../storage/storage.js';
 import type { WorkerPool } from '../worker/pool.js';
 import { ownBuffer } from '../worker/worker-api.js';
 import { storageBuffer } from './storage-buffer.js';
+import { readFileSlice } from './file-slice-reader.js';
+import type { TableState } from './table-state.js';
+import type { ComparableKind } from '../plan/filters.js';
 import { yieldToEventLoop, yielder } from './yield.js';
 
 /** A key to look up. */
@@ -23,6 +26,23 @@ export type TagMap = Map<string, RecordLocation>;
 
 /** Reads the live record keys of a file slice (merge-on-read slices with logs: after merging them). */
 export type SliceKeyReader = (slice: FileSlice) => Promise<string[]>;
+
+/**
+ * The live keys of a table's slices: a base file's key column, or for merge-on-read slices with logs the keys
+ * left after merging them (deletes and partition moves in logs must not leave stale locations behind).
+ */
+export function sliceKeyReaderFor(state: TableState, orderingFields: readonly string[], orderingKinds: readonly { kind: ComparableKind; scale: number }[]): SliceKeyReader {
+  const { storage, config } = state;
+  return async (slice) => {
+    if (slice.logFiles.length === 0) return readBaseFileKeys(storage, slice);
+    const rows = await readFileSlice(
+      { storage, config, timeline: state.timeline, asOf: undefined, merge: { mode: config.recordMergeMode, orderingFields, orderingKinds }, onWarning: () => undefined },
+      slice,
+      { columns: ['_hoodie_record_key', ...orderingFields], filters: [], baseOnly: false },
+    );
+    return rows.map((r) => String(r._hoodie_record_key));
+  };
+}
 
 /** Keys of one base file, read from its `_hoodie_record_key` column. */
 export async function readBaseFileKeys(storage: Storage, slice: FileSlice): Promise<string[]> {

@@ -151,10 +151,9 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   if (range && config.populateMetaFields) light.add('_hoodie_commit_time');
   const lightColumns = [...light];
   const neededColumns = [...needed];
-  const passThroughLight = lightColumns.length === read.columns.length;
+  const passThrough = lightColumns.length === read.columns.length;
   for (const slice of read.plan.slices) {
     const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
-    const passThrough = passThroughLight;
     for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
       // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
       // base rows and log records (older schemas may lack columns), so their rows are always copied.

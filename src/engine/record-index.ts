@@ -15,8 +15,7 @@ import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import { parseRestoreMetadata } from '../timeline/restore-metadata.js';
 import { parseRollbackMetadata } from '../timeline/rollback-metadata.js';
-import { readFileSlice } from './file-slice-reader.js';
-import { readBaseFileKeys, type SliceKeyReader, type TagMap } from './index-lookup.js';
+import { sliceKeyReaderFor, type SliceKeyReader, type TagMap } from './index-lookup.js';
 import { TableState } from './table-state.js';
 
 /** Options of the record-index functions. */
@@ -60,19 +59,9 @@ export async function readRecordIndexManifest(storage: Storage): Promise<RecordI
 
 /** Reads the live keys of a slice of `state` (merge-on-read slices with logs: after merging their logs). */
 export async function sliceKeyReader(state: TableState): Promise<SliceKeyReader> {
-  const { storage, config } = state;
   const schema = await state.schemaAsOf(undefined);
-  const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
-  const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
-  return async (slice) => {
-    if (slice.logFiles.length === 0) return readBaseFileKeys(storage, slice);
-    const rows = await readFileSlice(
-      { storage, config, timeline: state.timeline, asOf: undefined, merge: { mode: config.recordMergeMode, orderingFields, orderingKinds }, onWarning: () => undefined },
-      slice,
-      { columns: ['_hoodie_record_key', ...orderingFields], filters: [], baseOnly: false },
-    );
-    return rows.map((r) => String(r._hoodie_record_key));
-  };
+  const orderingFields = state.config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
+  return sliceKeyReaderFor(state, orderingFields, orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' })));
 }
 
 /**

@@ -15,8 +15,7 @@ import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.
 import { abortWrite, completeWrite, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
-import { buildKeyMap, readBaseFileKeys, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
-import { readFileSlice } from './file-slice-reader.js';
+import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
 import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, update as updateRecordIndex } from './record-index.js';
 import type { IndexChanges } from '../index/record-index-shards.js';
 import type { Bucket } from '../plan/bucket-assignment.js';
@@ -166,15 +165,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
 
   // Live keys of a slice: its base file's, or for merge-on-read slices with logs the merged ones
   // (deletes and partition moves in logs must not leave stale locations behind).
-  const readKeys: SliceKeyReader = async (slice) => {
-    if (slice.logFiles.length === 0) return readBaseFileKeys(storage, slice);
-    const rows = await readFileSlice(
-      { storage, config, timeline: state.timeline, asOf: undefined, merge: { mode: config.recordMergeMode, orderingFields: info.orderingFields, orderingKinds: info.orderingKinds }, onWarning: () => undefined },
-      slice,
-      { columns: ['_hoodie_record_key', ...info.orderingFields], filters: [], baseOnly: false },
-    );
-    return rows.map((r) => String(r._hoodie_record_key));
-  };
+  const readKeys = sliceKeyReaderFor(state, info.orderingFields, info.orderingKinds);
 
   // 3. Tag: where do the incoming keys live now?
   const updates = new Map<string, Map<string, HoodieRecord>>(); // group → key → record

@@ -58,7 +58,7 @@ export function logFileName(fileId: string, instantTime: string, version: number
 }
 
 /** Order log files as Hudi does within a slice: by version, then write token. */
-export function compareLogFiles(a: LogFileName, b: LogFileName): number {
+export function compareLogFiles(a: Pick<LogFileName, 'version' | 'writeToken'>, b: Pick<LogFileName, 'version' | 'writeToken'>): number {
   if (a.version !== b.version) return a.version - b.version;
   const x = a.writeToken ?? '';
   const y = b.writeToken ?? '';

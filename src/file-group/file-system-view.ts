@@ -153,10 +153,7 @@ export class FileSystemView {
 }
 
 function layoutLogOrder(layout: 1 | 2) {
-  const byName = (a: LogFile, b: LogFile) => compareLogFiles(
-    { fileId: a.fileId, instantTime: a.instantTime, extension: 'log', version: a.version, writeToken: a.writeToken, cdc: false },
-    { fileId: b.fileId, instantTime: b.instantTime, extension: 'log', version: b.version, writeToken: b.writeToken, cdc: false },
-  );
+  const byName = compareLogFiles;
   // Layout 1: a slice may hold logs named after its own base instant and after a pending compaction's.
   if (layout === 1) return (a: LogFile, b: LogFile) => compareInstantTimes(a.instantTime, b.instantTime) || byName(a, b);
   return (a: LogFile, b: LogFile) => compareInstantTimes(a.completionTime ?? a.instantTime, b.completionTime ?? b.instantTime) || byName(a, b);

@@ -1,6 +1,6 @@
 // Table schemas from what users have: Avro record schemas inferred from sample rows, converted from an Arrow
 // schema (the reverse of arrow.ts), or given as Avro JSON; always without the `_hoodie_*` meta fields.
-import { DateUnit, Field, Precision, Schema, TimeUnit, Type, type DataType } from 'apache-arrow';
+import { Field, Precision, Schema, TimeUnit, Type, type DataType } from 'apache-arrow';
 import { LakeletError } from '../errors.js';
 import { avroSchemaToJson, isParsedAvroSchema, parseAvroSchema, type AvroRecordSchema } from './avro/schema.js';
 import { isMetaField } from './schema.js';

@@ -19,6 +19,9 @@ export interface OptionSpec {
   kind: 'flag' | 'value' | 'list';
 }
 
+/** The `--help` / `-h` flag every command takes. */
+export const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag' };
+
 /** The parsed command line of one command. */
 export interface ParsedArgs {
   /** Positional arguments in order. */

@@ -4,7 +4,7 @@ import { TableState } from '../engine/table-state.js';
 import type { CleanOptions } from '../engine/clean.js';
 import type { Table } from '../table.js';
 import type { CleaningPolicy } from '../timeline/clean-metadata.js';
-import { parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './cli-args.js';
+import { HELP, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './cli-args.js';
 import { OutputSink, type CliOutput } from './cli-output.js';
 import { openForWrite } from './cli-write.js';
 
@@ -128,7 +128,6 @@ export function serviceUsage(command: ServiceCommand): string {
   return USAGES[command];
 }
 
-const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag' };
 const JSON_FLAG: OptionSpec = { name: 'json', kind: 'flag' };
 const INSTANT: OptionSpec = { name: 'instant', kind: 'value' };
 const SPECS: Record<ServiceCommand, OptionSpec[]> = {

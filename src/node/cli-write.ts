@@ -11,7 +11,7 @@ import { withoutMetaFields } from '../format/schema.js';
 import type { IndexType } from '../index/record-index.js';
 import type { KeyGeneratorKind } from '../keygen/key-generator.js';
 import { createTable, openTable, type Table } from '../table.js';
-import { parseArgs, parseColumnList, UsageError, type OptionSpec } from './cli-args.js';
+import { HELP, parseArgs, parseColumnList, UsageError, type OptionSpec } from './cli-args.js';
 import { inputFormatOf, readInputFile, type InputRows } from './cli-input.js';
 import { OutputSink, type CliOutput } from './cli-output.js';
 import { progressReporter } from './cli-progress.js';
@@ -92,7 +92,6 @@ goes to stderr: a bar on a terminal, otherwise one summary line.
 `;
 }
 
-const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag' };
 const CREATE_SPECS: OptionSpec[] = [
   HELP,
   { name: 'name', kind: 'value' },

@@ -8,7 +8,7 @@ import { isLakeletError } from '../errors.js';
 import { jsonRow } from '../format/json-row.js';
 import { parseFilter, type Filter } from '../plan/filters.js';
 import { openTable, type RowsOptions, type Table } from '../table.js';
-import { parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './cli-args.js';
+import { HELP, parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './cli-args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './cli-format.js';
 import { INSPECT_USAGE, inspectTable, inspectText } from './cli-inspect.js';
 import { OutputClosed, OutputSink, type CliOutput } from './cli-output.js';
@@ -92,7 +92,6 @@ bytes base64; structs and maps as objects; arrays as arrays.
 /** Every command, in the order the usage lists them. */
 const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish'];
 
-const HELP: OptionSpec = { name: 'help', short: 'h', kind: 'flag' };
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
 const INSPECT_SPECS: OptionSpec[] = [HELP, { name: 'json', kind: 'flag' }];
 const QUERY_SPECS: OptionSpec[] = [
