@@ -4,6 +4,7 @@ export { Table, openTable, createTable, type FileSliceOptions, type RowsOptions 
 export type { CreateTableOptions } from './engine/create-table.js';
 export type { WriteResult, WriteOperation } from './engine/write-client.js';
 export type { WriteOptions, WriteProgress } from './engine/write-config.js';
+export { systemClock, manualClock, type Clock } from './engine/clock.js';
 export type { WriteInput } from './engine/write-input.js';
 export type { RollbackResult } from './engine/rollback.js';
 export type { IndexType } from './index/record-index.js';

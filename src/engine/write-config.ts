@@ -8,6 +8,7 @@ import type { ArchivalOptions } from '../plan/archival-plan.js';
 import type { CleanOptions } from './clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../worker/pool.js';
 import { workerPoolFor } from '../worker/pool-registry.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** Progress of a long write. */
 export interface WriteProgress {
@@ -57,6 +58,11 @@ export interface WriteOptions extends Partial<FileSizing> {
    * positive value starts worker_threads (import `lakelet/node`, or it is loaded on demand).
    */
   workers?: number;
+  /**
+   * The time source of instant times, heartbeats, heartbeat timeouts and the commit lock (default the system
+   * clock). Tests inject a manual clock to drive timeouts deterministically.
+   */
+  clock?: Clock;
 }
 
 /** Options with every default filled in. */
@@ -81,6 +87,7 @@ export interface ResolvedWriteOptions extends FileSizing {
    * by `Table.close()`); undefined when `workers` is 0.
    */
   pool: WorkerPool | undefined;
+  clock: Clock;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -122,5 +129,6 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
     workers,
     pool: workerPoolFor(typeof owner === 'object' && owner !== null ? owner : undefined, workers),
+    clock: o.clock ?? systemClock,
   };
 }
