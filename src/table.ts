@@ -242,7 +242,7 @@ export class Table {
     const resolved = resolveWriteOptions(this.writeDefaults, options);
     const storage = this.state.storage;
     const results = await withTableWriteLock(storage, async () => {
-      await scheduleCompaction(storage, resolved.compaction, options.force ?? true);
+      await scheduleCompaction(storage, resolved.compaction, options.force ?? true, resolved);
       return runPendingCompactions(storage, resolved);
     });
     await this.refresh();

@@ -4,6 +4,7 @@
 // lock providers make them. A lock left by a crashed writer expires.
 import { LakeletError, isLakeletError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** Path of the lock file. */
 export const COMMIT_LOCK_PATH = '.hoodie/.lakelet-commit.lock';
@@ -16,6 +17,8 @@ export interface CommitLockOptions {
   waitMs?: number;
   /** Is the lock's owner gone (e.g. its heartbeat stopped)? Then the lock is broken at once. */
   ownerGone?: (owner: string) => Promise<boolean>;
+  /** Time source for the lock's timestamp, its expiry, the wait limit and the back-off sleeps (default: system). */
+  clock?: Clock;
 }
 
 interface LockContent {
@@ -23,29 +26,28 @@ interface LockContent {
   at: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Run `fn` holding the table's commit lock. */
 export async function withCommitLock<T>(storage: Storage, owner: string, fn: () => Promise<T>, options: CommitLockOptions = {}): Promise<T> {
   const expireMs = options.expireMs ?? 60_000;
   const waitMs = options.waitMs ?? 90_000;
-  const started = Date.now();
-  const mine: LockContent = { owner, at: Date.now() };
+  const clock = options.clock ?? systemClock;
+  const started = clock.now();
+  const mine: LockContent = { owner, at: clock.now() };
   let delay = 5;
   for (;;) {
-    mine.at = Date.now();
+    mine.at = clock.now();
     if (await storage.writeIfAbsent(COMMIT_LOCK_PATH, new TextEncoder().encode(JSON.stringify(mine)))) break;
     const held = await readLock(storage);
-    if (held && (Date.now() - held.at > expireMs || (options.ownerGone && (await options.ownerGone(held.owner))))) {
+    if (held && (clock.now() - held.at > expireMs || (options.ownerGone && (await options.ownerGone(held.owner))))) {
       // A crashed writer's lock: break it (only if it is still the same lock).
       const again = await readLock(storage);
       if (again && again.owner === held.owner && again.at === held.at) await storage.delete(COMMIT_LOCK_PATH);
       continue;
     }
-    if (Date.now() - started > waitMs) {
+    if (clock.now() - started > waitMs) {
       throw new LakeletError('CONFLICT', `commit: timed out after ${waitMs} ms waiting for the commit lock held by ${held?.owner ?? 'another writer'}`, { path: COMMIT_LOCK_PATH, value: held?.owner });
     }
-    await sleep(delay);
+    await clock.sleep(delay);
     delay = Math.min(delay * 2, 200);
   }
   try {

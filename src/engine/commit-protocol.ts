@@ -10,7 +10,8 @@ import { nextInstantTime } from '../timeline/instant-time.js';
 import type { TableState } from './table-state.js';
 import { loadTimeline } from './table-state.js';
 import { withCommitLock } from './commit-lock.js';
-import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** Folder of a write's markers. */
 export function markerDir(instantTime: string): string {
@@ -39,28 +40,37 @@ export interface InflightWrite {
   seenCompleted: ReadonlySet<string>;
   /** The writer's heartbeat, beating until the write completes or is rolled back. */
   heartbeat: Heartbeat;
+  /** The writer's time source (heartbeats, the commit lock). */
+  clock: Clock;
 }
 
-/** A fresh instant time, later than every instant of the timeline (any action, any state). */
-export function newInstantTime(state: TableState, now = new Date()): string {
+/**
+ * A fresh instant time, later than every instant of the timeline (any action, any state), from `now`: a
+ * `Date`, or a clock whose time is read (default: the system clock).
+ */
+export function newInstantTime(state: TableState, now: Date | Clock = systemClock): string {
+  if (!(now instanceof Date)) now = new Date(now.now());
   let latest: string | undefined;
   for (const i of state.timeline.instants) if (latest === undefined || compareInstantTimes(i.requestedTime, latest) > 0) latest = i.requestedTime;
   return nextInstantTime(latest, now);
 }
 
-/** Write `<t>.<action>.requested`. */
-export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date): Promise<InflightWrite> {
-  let instantTime = newInstantTime(state, now);
+/**
+ * Write `<t>.<action>.requested`. The instant time comes from `now` when given (tests pin it), else from
+ * `clock`, which also drives the write's heartbeat and its commit lock.
+ */
+export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date, clock: Clock = systemClock): Promise<InflightWrite> {
+  let instantTime = newInstantTime(state, now ?? clock);
   // Another writer may take the same millisecond: the atomic create decides, the loser moves on.
   for (let attempt = 0; ; attempt++) {
     const names = instantFileNames(instantTime, action);
     if (await state.storage.writeIfAbsent(`${state.config.timelinePath}/${names.requested}`, requested)) break;
     if (attempt >= 20) throw new LakeletError('CONFLICT', `commit: could not request an instant (last tried ${instantTime})`, { instant: instantTime });
-    instantTime = nextInstantTime(instantTime, now ?? new Date());
+    instantTime = nextInstantTime(instantTime, now ?? new Date(clock.now()));
   }
   // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
-  const heartbeat = await startHeartbeat(state.storage, instantTime);
-  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), heartbeat };
+  const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
+  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), heartbeat, clock };
 }
 
 /** Write the inflight file (the workload profile). */
@@ -76,8 +86,8 @@ export async function completeWrite(storage: Storage, state: TableState, write: 
   await write.heartbeat.beat();
   // Conflict check and commit under the table's commit lock: no other writer can complete in between. A lock
   // whose owner's heartbeat stopped was left by a crashed writer and is broken.
-  const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs);
-  await withCommitLock(storage, write.instantTime, () => checkAndCommit(storage, state, write, metadata, touchedGroups), { ownerGone });
+  const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs, write.clock);
+  await withCommitLock(storage, write.instantTime, () => checkAndCommit(storage, state, write, metadata, touchedGroups), { ownerGone, clock: write.clock });
   // Committed: what follows is housekeeping the next writer redoes if it fails here.
   try {
     await write.heartbeat.stop();

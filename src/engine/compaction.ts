@@ -16,6 +16,7 @@ import { pendingCompactionGroups } from './bucket-writer.js';
 import { readFileSlice } from './file-slice-reader.js';
 import { TableState } from './table-state.js';
 import type { ResolvedWriteOptions } from './write-config.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** What a compaction did. */
 export interface CompactionResult {
@@ -25,8 +26,17 @@ export interface CompactionResult {
   logFilesCompacted: number;
 }
 
+/** The time source of table services: `now` pins the instant time (tests), else `clock` gives it. */
+export interface ServiceTiming {
+  clock?: Clock;
+  now?: Date;
+  /** Silence after which a pending write's heartbeat counts as stopped (default 60 s). */
+  heartbeatTimeoutMs?: number;
+}
+
 /** Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. */
-export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, now?: Date): Promise<string | undefined> {
+export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, timing: ServiceTiming = {}): Promise<string | undefined> {
+  const now = timing.now ?? timing.clock ?? systemClock;
   const state = await TableState.load(storage);
   if (state.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: state.config.tableType });
   const pending = new Set((await pendingCompactionGroups(state)).keys());

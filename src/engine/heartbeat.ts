@@ -4,6 +4,7 @@
 import { isLakeletError } from '../errors.js';
 import { parseInstantTime } from '../timeline/instant-time.js';
 import type { Storage } from '../storage/storage.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** Folder of the heartbeat files. */
 export const HEARTBEAT_DIR = '.hoodie/.heartbeat';
@@ -20,23 +21,32 @@ export interface Heartbeat {
   stop(): Promise<void>;
 }
 
-/** Start a heartbeat for `instantTime`. */
-export async function startHeartbeat(storage: Storage, instantTime: string, intervalMs = HEARTBEAT_INTERVAL_MS): Promise<Heartbeat> {
+/**
+ * Start a heartbeat for `instantTime`: the file holds the clock's time of the last beat. With the system
+ * clock a timer also beats every `intervalMs`; with any other clock (a test's manual clock) no timer runs —
+ * the write loop's own `beat()` calls between steps are the only beats, so virtual time decides everything.
+ */
+export async function startHeartbeat(storage: Storage, instantTime: string, intervalMs = HEARTBEAT_INTERVAL_MS, clock: Clock = systemClock): Promise<Heartbeat> {
   const path = `${HEARTBEAT_DIR}/${instantTime}`;
   let last = 0;
+  let stopped = false;
   const beat = async () => {
-    last = Date.now();
+    if (stopped) return;
+    last = clock.now();
     await storage.write(path, new TextEncoder().encode(String(last)));
   };
   await beat();
-  const timer = setInterval(() => {
-    if (Date.now() - last >= intervalMs) beat().catch(() => undefined);
-  }, intervalMs);
-  (timer as { unref?: () => void }).unref?.();
+  const timer = clock === systemClock
+    ? setInterval(() => {
+      if (clock.now() - last >= intervalMs) beat().catch(() => undefined);
+    }, intervalMs)
+    : undefined;
+  (timer as { unref?: () => void } | undefined)?.unref?.();
   return {
     beat,
     stop: async () => {
-      clearInterval(timer);
+      stopped = true;
+      if (timer !== undefined) clearInterval(timer);
       await storage.delete(path).catch(() => undefined);
     },
   };
@@ -44,10 +54,12 @@ export async function startHeartbeat(storage: Storage, instantTime: string, inte
 
 /**
  * Is the writer of a pending instant gone? True when its heartbeat is older than `timeoutMs` (the time
- * written in the file counts), or missing while the instant itself is older than that.
+ * written in the file counts), or missing while the instant itself is older than that. "Now" is read from
+ * `clock` (or given as epoch milliseconds).
  */
-export async function heartbeatExpired(storage: Storage, instantTime: string, timeoutMs = HEARTBEAT_TIMEOUT_MS, now = Date.now()): Promise<boolean> {
+export async function heartbeatExpired(storage: Storage, instantTime: string, timeoutMs = HEARTBEAT_TIMEOUT_MS, clock: Clock | number = systemClock): Promise<boolean> {
   if (timeoutMs <= 0) return true;
+  const now = typeof clock === 'number' ? clock : clock.now();
   const path = `${HEARTBEAT_DIR}/${instantTime}`;
   try {
     const written = Number(new TextDecoder().decode(await storage.read(path)));

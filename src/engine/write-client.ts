@@ -107,7 +107,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   // 2. Start the commit.
   const isReplace = REPLACE_OPS.has(op);
   const action: Action = isReplace ? 'replacecommit' : config.tableType === 'MERGE_ON_READ' ? 'deltacommit' : 'commit';
-  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now);
+  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now, options.clock);
   let result: WriteResult;
   try {
     result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
@@ -129,7 +129,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
 /** Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival. */
 export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<void> {
   if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
-    await scheduleCompaction(storage, options.compaction);
+    await scheduleCompaction(storage, options.compaction, false, options);
     await runPendingCompactions(storage, options);
   }
   if (options.clean.automatic) await clean(storage, options.clean);
