@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { jsonRow } from '../../src/format/json-row.js';
 import { openTable, tableStorage, zipStorage, type Table } from '../../src/index.js';
-import { compareRows, type ExpectedFile, type ExpectedQuery } from './compare.js';
+import { compareRows, expectedFields, type ExpectedFile, type ExpectedQuery } from './compare.js';
 
 /** Where the suite gets its files from (fs in Node, fetch in the browser). */
 export interface FixtureSource {
@@ -15,9 +15,10 @@ function label(q: ExpectedQuery): string {
   return q.kind === 'incremental' ? `incremental (${q.from}, ${q.to}]` : `${q.kind} as of ${q.asOf}`;
 }
 
-/** Run one expected query through the API and return JSON-encoded rows. */
-export async function runQuery(table: Table, q: ExpectedQuery): Promise<Record<string, unknown>[]> {
-  const opts = q.kind === 'incremental' ? { from: q.from as string, to: q.to as string } : { asOf: q.asOf as string, readOptimized: q.kind === 'read_optimized' };
+/** Run one expected query through the API (projected to `columns`, default all) and return JSON-encoded rows. */
+export async function runQuery(table: Table, q: ExpectedQuery, columns?: string[]): Promise<Record<string, unknown>[]> {
+  const range = q.kind === 'incremental' ? { from: q.from as string, to: q.to as string } : { asOf: q.asOf as string, readOptimized: q.kind === 'read_optimized' };
+  const opts = columns ? { ...range, columns } : range;
   const schema = await table.avroSchema(q.kind === 'incremental' ? { asOf: q.to as string } : { asOf: q.asOf as string });
   const rows: Record<string, unknown>[] = [];
   for await (const row of table.rows(opts)) rows.push(jsonRow(row, schema));
@@ -50,7 +51,7 @@ export function defineGoldenSuite(source: FixtureSource): void {
 
       for (const q of file.queries) {
         test(label(q), async () => {
-          const actual = await runQuery(table, q);
+          const actual = await runQuery(table, q, expectedFields(file.columns, file.metaFields));
           const problem = compareRows(q.rows, actual, file.columns, file.metaFields);
           expect(problem).toBeUndefined();
         });
