@@ -5,7 +5,7 @@ import { createTableProperties } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson } from '../format/avro/schema.js';
 import { normalizeUserSchema } from '../format/schema-infer.js';
-import { keyGeneratorClassName, type KeyGeneratorKind } from '../keygen/key-generator.js';
+import { createKeyGenerator, inferKeyGeneratorType, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
 import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-key-generator.js';
 import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from './table-state.js';
@@ -28,7 +28,12 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
   hiveStylePartitioning?: boolean;
   /** Escape partition values as Hive does (default false). */
   urlEncodePartitioning?: boolean;
-  /** Key generator (default: NON_PARTITION without partitions, SIMPLE for one key field, else COMPLEX). */
+  /**
+   * Key generator. Default, as Hudi infers it: NON_PARTITION without partition fields, SIMPLE for one record key
+   * field and one partition field, else COMPLEX. A choice that cannot take the given fields (SIMPLE with several
+   * key or partition fields, NON_PARTITION with partitions, TIMESTAMP without exactly one of each) is refused
+   * with `INVALID_ARGUMENT` before anything is written.
+   */
   keyGenerator?: KeyGeneratorKind | ({ type: 'TIMESTAMP' } & TimestampKeyGenOptions);
   /** Table schema: an Arrow schema, or an Avro record schema (object or JSON). Inferred from the first write when absent. */
   schema?: unknown;
@@ -43,14 +48,33 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   if (recordKeyFields.length === 0) throw new LakeletError('INVALID_ARGUMENT', 'createTable: recordKey is required', { field: 'recordKey' });
   const partitionFields = [...(options.partitionBy ?? [])];
   const kg = options.keyGenerator;
-  const kind: KeyGeneratorKind = typeof kg === 'object' ? kg.type : kg ?? (partitionFields.length === 0 ? 'NON_PARTITION' : recordKeyFields.length === 1 ? 'SIMPLE' : 'COMPLEX');
+  const kind: KeyGeneratorKind = typeof kg === 'object' && kg !== null ? kg.type : kg ?? inferKeyGeneratorType(recordKeyFields, partitionFields);
   const extra: Record<string, string> = {};
+  let timestamp: TimestampKeyGenOptions | undefined;
   if (kind === 'TIMESTAMP') {
-    if (typeof kg !== 'object') throw new LakeletError('INVALID_ARGUMENT', 'createTable: the TIMESTAMP key generator needs its options ({ type: "TIMESTAMP", timestampType, … })', { field: 'keyGenerator' });
+    if (typeof kg !== 'object' || kg === null) throw new LakeletError('INVALID_ARGUMENT', 'createTable: the TIMESTAMP key generator needs its options ({ type: "TIMESTAMP", timestampType, … })', { field: 'keyGenerator' });
     const { type: _type, ...ts } = kg;
+    timestamp = ts;
     Object.assign(extra, timestampOptionsToProperties(ts));
   }
   const schema = options.schema === undefined || options.schema === null ? undefined : normalizeUserSchema(options.schema as object, `${options.name.replace(/[^A-Za-z0-9_]/g, '_')}_record`);
+  // The key generator must take the fields (and, with a schema, find them) before the table exists.
+  const keyGenOptions: KeyGeneratorOptions = {
+    type: kind,
+    recordKeyFields,
+    partitionFields,
+    hiveStylePartitioning: options.hiveStylePartitioning ?? true,
+    urlEncodePartitioning: options.urlEncodePartitioning ?? false,
+    ...(timestamp ? { timestamp } : {}),
+    ...(schema ? { schema } : {}),
+  };
+  try {
+    createKeyGenerator(keyGenOptions);
+  } catch (err) {
+    if (!(err instanceof LakeletError)) throw err;
+    const fields = `record key ${recordKeyFields.join(',')}, partition fields ${partitionFields.join(',') || 'none'}`;
+    throw new LakeletError(err.code, `createTable: key generator ${kind} cannot take ${fields}: ${err.message}`, { ...err.context, field: 'keyGenerator', value: kind }, { cause: err });
+  }
   const text = createTableProperties({
     name: options.name,
     databaseName: options.databaseName ?? 'default',

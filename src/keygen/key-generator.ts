@@ -58,6 +58,18 @@ export function keyGeneratorClassName(type: KeyGeneratorKind): string {
 }
 
 /**
+ * The key generator Hudi infers when none is configured (`KeyGenUtils.inferKeyGeneratorType`): NON_PARTITION
+ * without partition fields; SIMPLE for exactly one record key field and one partition field; else COMPLEX.
+ * Timestamp-based key generators are never inferred.
+ */
+export function inferKeyGeneratorType(recordKeyFields: readonly string[], partitionFields: readonly string[]): KeyGeneratorKind {
+  const keys = recordKeyFields.filter((f) => f.trim() !== '');
+  const parts = partitionFields.filter((f) => f.trim() !== '');
+  if (parts.length === 0) return 'NON_PARTITION';
+  return parts.length === 1 && keys.length <= 1 ? 'SIMPLE' : 'COMPLEX';
+}
+
+/**
  * The key generator type of a `hoodie.table.keygenerator.class` (v6, any Spark/Avro variant) or
  * `hoodie.table.keygenerator.type` (v8+) value. Absent → NON_PARTITION without partition fields, else SIMPLE
  * (COMPLEX with several record key or partition fields, as Hudi infers). Custom or unknown generators →
@@ -65,10 +77,7 @@ export function keyGeneratorClassName(type: KeyGeneratorKind): string {
  */
 export function parseKeyGeneratorType(value: string | undefined, recordKeyFields: readonly string[] = [], partitionFields: readonly string[] = []): KeyGeneratorKind {
   const v = (value ?? '').trim();
-  if (v === '') {
-    if (partitionFields.length === 0) return 'NON_PARTITION';
-    return partitionFields.length === 1 && recordKeyFields.length <= 1 ? 'SIMPLE' : 'COMPLEX';
-  }
+  if (v === '') return inferKeyGeneratorType(recordKeyFields, partitionFields);
   const upper = v.toUpperCase();
   if (upper in CLASS_NAMES) return upper as KeyGeneratorKind;
   const simpleName = (v.split('.').pop() ?? '').replace(/^Common/, '');

@@ -42,8 +42,10 @@ Options:
                            record, the one with the greater value wins
   --partition-by <p[,q]>   partition field(s) (default: not partitioned)
   --no-hive-style          partition folders named value, not field=value
-  --key-generator <kind>   SIMPLE, COMPLEX or NON_PARTITION (default: NON_PARTITION
-                           without partitions, SIMPLE for one key field, else COMPLEX)
+  --key-generator <kind>   SIMPLE, COMPLEX or NON_PARTITION (default, as Hudi infers
+                           it: NON_PARTITION without partitions, SIMPLE for one key
+                           and one partition field, else COMPLEX); a kind that
+                           cannot take the fields is refused
   --schema <file>          table schema: an Avro record schema as JSON (.avsc,
                            .json); without it the first write infers one
   --json                   print the new table's config as JSON

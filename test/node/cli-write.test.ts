@@ -452,3 +452,38 @@ describe('bin/lakelet.js', () => {
     expect(again.err).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('lakelet create: the key generator (issue 17)', () => {
+  const ROWS = '{"id":1,"id2":"x","a":"p","b":"q","ts":1}\n{"id":2,"id2":"y","a":"p","b":"r","ts":1}\n';
+  const cases: { key: string; parts: string | undefined; want: string; path: string }[] = [
+    { key: 'id', parts: undefined, want: 'NON_PARTITION', path: '' },
+    { key: 'id,id2', parts: undefined, want: 'NON_PARTITION', path: '' },
+    { key: 'id', parts: 'a', want: 'SIMPLE', path: 'a=p' },
+    { key: 'id,id2', parts: 'a', want: 'COMPLEX', path: 'a=p' },
+    { key: 'id', parts: 'a,b', want: 'COMPLEX', path: 'a=p/b=q' },
+    { key: 'id,id2', parts: 'a,b', want: 'COMPLEX', path: 'a=p/b=q' },
+  ];
+  for (const c of cases) {
+    test(`--record-key ${c.key}${c.parts ? ` --partition-by ${c.parts}` : ''} → ${c.want}, then upsert and query`, async () => {
+      const dir = fresh('kg');
+      const created = await runCli('create', dir, '--name', 't', '--type', 'mor', '--record-key', c.key, '--ordering-field', 'ts', ...(c.parts ? ['--partition-by', c.parts] : []), '--json');
+      expect(created).toMatchObject({ code: 0, err: '' });
+      expect(JSON.parse(created.out)).toMatchObject({ keyGeneratorType: c.want });
+      const up = await runCli('upsert', dir, '--input', file('kg.jsonl', ROWS), '-q');
+      expect(up).toMatchObject({ code: 0, err: '' });
+      const q = await runCli('query', dir, '--where', 'id = 1');
+      expect(q).toMatchObject({ code: 0, err: '' });
+      expect(jsonLines(q.out)).toMatchObject([{ _hoodie_partition_path: c.path, id: 1, id2: 'x' }]);
+    });
+  }
+
+  for (const [kg, key, parts] of [['SIMPLE', 'id', 'a,b'], ['SIMPLE', 'id,id2', 'a'], ['NON_PARTITION', 'id', 'a']] as const) {
+    test(`--key-generator ${kg} with --record-key ${key} --partition-by ${parts} is refused; no directory is left`, async () => {
+      const dir = fresh('kg-bad');
+      const r = await runCli('create', dir, '--name', 't', '--type', 'cow', '--record-key', key, '--partition-by', parts, '--key-generator', kg);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`^lakelet: createTable: key generator ${kg} cannot take record key ${key}, partition fields ${parts}`));
+      expect(() => statSync(dir)).toThrow(/ENOENT/);
+    });
+  }
+});
