@@ -1,5 +1,6 @@
 // Commit metadata: the core-test-data v6 JSON commit and v8 Avro deltacommit decoded into write stats,
-// replacecommit fields, empty files, and bad bytes → CORRUPT_FILE naming the path (hudi-format.md §3.4).
+// replacecommit fields, empty files, and bad bytes or structurally invalid shapes → CORRUPT_FILE naming the
+// path (hudi-format.md §3.4).
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
@@ -100,7 +101,7 @@ describe('parseCommitMetadata on synthetic files', () => {
   it('reads a replacecommit with replaced file ids and a compaction flag', () => {
     const json = JSON.stringify({
       partitionToWriteStats: { '10': [{ fileId: 'new-0', path: '10/new-0_0-1-2_20240707001303088.parquet', numWrites: '3', totalWriteBytes: 12 }] },
-      partitionToReplaceFileIds: { '10': ['old-0', 'old-1'], '20': ['old-2', 7] },
+      partitionToReplaceFileIds: { '10': ['old-0', 'old-1'], '20': ['old-2'] },
       compacted: true,
       extraMetadata: { schema: '{}', ignored: 5 },
       operationType: 'INSERT_OVERWRITE_TABLE',
@@ -166,6 +167,58 @@ describe('parseCommitMetadata on synthetic files', () => {
     const err = corrupt(enc('{"partitionToWriteStats":{"p":{"fileId":"x"}}}'), 'bad.commit');
     expect(err.code).toBe('CORRUPT_FILE');
     expect(err.message).toContain('"p"');
+  });
+});
+
+describe('structurally invalid commit metadata → CORRUPT_FILE naming the file and the field', () => {
+  const stat = { fileId: 'f-0', path: 'p/f-0_0-1-2_20240101000000000.parquet', numWrites: 1 };
+  const withStat = (s: unknown) => JSON.stringify({ partitionToWriteStats: { p: [s] } });
+  it.each([
+    ['partitionToWriteStats is a string', JSON.stringify({ partitionToWriteStats: 'x' }), 'partitionToWriteStats'],
+    ['partitionToWriteStats is a list', JSON.stringify({ partitionToWriteStats: [[stat]] }), 'partitionToWriteStats'],
+    ['partitionToWriteStats is a number', JSON.stringify({ partitionToWriteStats: 5 }), 'partitionToWriteStats'],
+    ['a partition maps to a string', JSON.stringify({ partitionToWriteStats: { p: 'x' } }), 'partitionToWriteStats["p"]'],
+    ['a stat is a list', withStat([stat]), 'partitionToWriteStats["p"][0]'],
+    ['a stat is null', withStat(null), 'partitionToWriteStats["p"][0]'],
+    ['a stat is a string', withStat('f-0'), 'partitionToWriteStats["p"][0]'],
+    ['a stat has no fileId', withStat({ path: stat.path }), 'fileId'],
+    ['a stat fileId is a number', withStat({ ...stat, fileId: 7 }), 'fileId'],
+    ['a stat path is a number', withStat({ ...stat, path: 12 }), '.path'],
+    ['a stat path is an object', withStat({ ...stat, path: { a: 1 } }), '.path'],
+    ['a stat partitionPath is a list', withStat({ ...stat, partitionPath: ['p'] }), '.partitionPath'],
+    ['a counter is not a number', withStat({ ...stat, numWrites: 'many' }), '.numWrites'],
+    ['a counter is an object', withStat({ ...stat, numInserts: {} }), '.numInserts'],
+    ['logFiles is a string', withStat({ ...stat, logFiles: '.f-0_1.log.1_0-0-0' }), '.logFiles'],
+    ['logFiles holds a number', withStat({ ...stat, logFiles: [3] }), '.logFiles'],
+    ['partitionToReplaceFileIds is a list', JSON.stringify({ partitionToWriteStats: {}, partitionToReplaceFileIds: ['a'] }), 'partitionToReplaceFileIds'],
+    ['a replaced id is a number', JSON.stringify({ partitionToReplaceFileIds: { '20': ['old-2', 7] } }), 'partitionToReplaceFileIds["20"]'],
+    ['replaced ids are a string', JSON.stringify({ partitionToReplaceFileIds: { '20': 'old-2' } }), 'partitionToReplaceFileIds["20"]'],
+    ['extraMetadata is a string', JSON.stringify({ partitionToWriteStats: {}, extraMetadata: 'schema' }), 'extraMetadata'],
+    ['compacted is a string', JSON.stringify({ partitionToWriteStats: {}, compacted: 'yes' }), 'compacted'],
+    ['operationType is a number', JSON.stringify({ partitionToWriteStats: {}, operationType: 3 }), 'operationType'],
+    ['the file is a JSON list', '[{"partitionToWriteStats":{}}]', 'expected an object'],
+    ['the file is a JSON string', '"partitionToWriteStats"', 'expected an object'],
+    ['the file is JSON null', 'null', 'expected an object'],
+  ])('%s', (_label, json, field) => {
+    const err = corrupt(enc(json), '.hoodie/20240101000000000.commit');
+    expect(err.code).toBe('CORRUPT_FILE');
+    expect(err.context.path).toBe('.hoodie/20240101000000000.commit');
+    expect(err.message).toContain('.hoodie/20240101000000000.commit');
+    expect(err.message).toContain(field);
+  });
+
+  it('the same rules hold for Avro-decoded (archived / layout 2) metadata', () => {
+    const schema = { type: 'record', name: 'HoodieCommitMetadata', fields: [{ name: 'partitionToWriteStats', type: { type: 'map', values: { type: 'array', items: 'string' } } }] };
+    const bytes = writeAvroContainer(schema, [{ partitionToWriteStats: { p: ['not-a-stat'] } }]);
+    const err = corrupt(bytes, '.hoodie/timeline/t.commit');
+    expect(err.code).toBe('CORRUPT_FILE');
+    expect(err.message).toContain('partitionToWriteStats["p"][0]');
+  });
+
+  it('null fields mean none; numeric strings and nulls inside a stat are accepted', () => {
+    const m = parseCommitMetadata(enc(JSON.stringify({ partitionToWriteStats: { p: [{ fileId: 'f-0', path: null, numWrites: '4', prevCommit: null, logFiles: null, baseFile: null }] }, partitionToReplaceFileIds: null, extraMetadata: null, compacted: null, operationType: null })), 'c.commit');
+    expect(m.partitionToWriteStats.p?.[0]).toMatchObject({ fileId: 'f-0', path: undefined, numWrites: 4, prevCommit: undefined, logFiles: [], baseFile: undefined, partitionPath: 'p' });
+    expect(m).toMatchObject({ partitionToReplaceFileIds: {}, extraMetadata: {}, compacted: false, operationType: undefined });
   });
 });
 
