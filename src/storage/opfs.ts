@@ -3,7 +3,7 @@
 // within the origin by a Web Lock per path. Bulk writes use sync access handles when running in a worker.
 import { LakeletError } from '../errors.js';
 import { errorName, isMissingEntry, storageError } from './dom-errors.js';
-import { checkRange, joinPath, normalizePath, notFound, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { checkRange, joinPath, normalizePath, notFound, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link opfsStorage}. */
 export interface OpfsStorageOptions {
@@ -41,8 +41,8 @@ export function opfsStorage(dir: FileSystemDirectoryHandle | string, options: Op
   return new OpfsStore(dir, options);
 }
 
-/** Marks temp files of in-progress writes (hidden from listings). */
-const TMP = '.lakelet-tmp-';
+/** Marks temp files of in-progress writes (hidden from listings unless `includeTemporary`). */
+const TMP = TEMP_FILE_MARKER;
 /** Chromium's swap files of open writable streams (`<name>.crswap`), also hidden. */
 const SWAP = '.crswap';
 /** How often a read is retried when the file is replaced under it. */
@@ -313,7 +313,7 @@ class OpfsStore implements OpfsStorage {
       const folders: [FileSystemDirectoryHandle, string][] = [];
       try {
         for await (const [name, handle] of (folder as DirectoryHandle).entries()) {
-          if (name.includes(TMP) || name.endsWith(SWAP)) continue;
+          if ((name.includes(TMP) && !options.includeTemporary) || name.endsWith(SWAP)) continue;
           const path = joinPath(rel, name);
           if (handle.kind === 'directory') {
             if (options.recursive) folders.push([handle as FileSystemDirectoryHandle, path]);

@@ -24,7 +24,15 @@ export interface ByteRange {
 export interface ListOptions {
   /** List every file below the prefix (files only) instead of its direct children (files and directories). */
   recursive?: boolean;
+  /**
+   * Also list the temp files of unfinished writes (`<name>.lakelet-tmp-*`, kept by node-fs and OPFS), which
+   * listings hide by default: for housekeeping that removes those a crash left behind.
+   */
+  includeTemporary?: boolean;
 }
+
+/** Marks the temp files adapters write before publishing a file under its name (`<name>.lakelet-tmp-<random>`). */
+export const TEMP_FILE_MARKER = '.lakelet-tmp-';
 
 /**
  * A byte store. Paths are relative to the store's root, `/`-separated, without `..`.
