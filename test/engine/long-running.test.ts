@@ -18,6 +18,7 @@ for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as TableType[]) {
       const table = await createTable(storage, { name: 'long', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, bloomFilter: { numEntries: 100 } });
       const rnd = new Random(type.length);
       const model = new Map<string, string>();
+      const lastWrite = new Map<string, string>(); // key → instant of the commit that last wrote it
       const history: { instant: string; rows: string[] }[] = [];
       for (let c = 0; c < COMMITS; c++) {
         const batch = Array.from({ length: 1 + rnd.int(4) }, () => {
@@ -25,7 +26,10 @@ for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as TableType[]) {
           return { id, part: `p${id.length % 3}`, ts: c, v: rnd.int(1_000_000) };
         });
         const r = await table.upsert(batch);
-        for (const row of batch) model.set(row.id, `${row.part}|${row.id}|${row.ts}|${row.v}`);
+        for (const row of batch) {
+          model.set(row.id, `${row.part}|${row.id}|${row.ts}|${row.v}`);
+          lastWrite.set(row.id, r.instant);
+        }
         history.push({ instant: r.instant, rows: [...model.values()].sort() });
         if (c % 25 === 24 || c === COMMITS - 1) {
           const got: string[] = [];
@@ -42,9 +46,24 @@ for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as TableType[]) {
       expect(writes.length).toBeGreaterThanOrEqual(10);
       expect(active.filter((i) => i.action !== 'clean' && i.action !== 'commit' && i.action !== 'deltacommit').map((i) => i.action)).toEqual([]);
       expect(active.every((i) => i.state === 'COMPLETED')).toBe(true);
-      // Archived commits are still known: incremental reads reach back into them.
+      // Archived commits are still known: incremental reads reach back into them. (from, latest] with `from`
+      // an archived commit returns exactly the rows whose last write came after `from`.
       const archived = await storage.list('.hoodie/archived');
       expect(archived.length).toBeGreaterThan(0);
+      const activeFrom = active[0]!.requestedTime;
+      const latest = history.at(-1)!.instant;
+      const archivedWrites = history.filter((h) => h.instant < activeFrom);
+      expect(archivedWrites.length).toBeGreaterThan(COMMITS - 40);
+      // The newest archived commit has rows written before it, so a reader ignoring `from` fails.
+      expect([...lastWrite.values()].filter((i) => i > archivedWrites.at(-1)!.instant).length).toBeLessThan(model.size);
+      for (const from of [archivedWrites.at(-1)!.instant, archivedWrites.at(-21)!.instant, history[0]!.instant]) {
+        expect(active.some((i) => i.requestedTime === from), `${from} is archived`).toBe(false);
+        const want = [...model.entries()].filter(([id]) => lastWrite.get(id)! > from).map(([, v]) => v).sort();
+        expect(want.length, `rows written after ${from}`).toBeGreaterThan(0);
+        const got: string[] = [];
+        for await (const row of reopened.rows({ from, to: latest, columns: ['part', 'id', 'ts', 'v'] })) got.push(`${row.part}|${row.id}|${row.ts}|${row.v}`);
+        expect(got.sort(), `incremental (${from}, ${latest}]`).toEqual(want);
+      }
       // Every retained commit reads exactly as it was; data files on storage are exactly what they read.
       const dataCommits = writes.filter((w) => type === 'COPY_ON_WRITE' || w.action === 'deltacommit');
       const retained = dataCommits.slice(-10);

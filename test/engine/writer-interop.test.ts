@@ -61,17 +61,22 @@ describe('tables written by lakelet', async () => {
 
   test('meta columns, seqnos and file names as Spark writes them', async () => {
     const reopened = await openTable(storage);
-    for (const slice of await reopened.fileSlices()) {
+    const slices = await reopened.fileSlices();
+    expect(slices.map((s) => s.partitionPath).sort()).toEqual(['city=la', 'city=sf']);
+    for (const slice of slices) {
       const name = slice.baseFile!.name;
       expect(parseBaseFileName(name)).toMatchObject({ fileId: slice.fileId, extension: 'parquet' });
       expect(slice.fileId).toMatch(/^[0-9a-f-]{36}-0$/);
     }
+    const seen: string[] = [];
     for await (const r of reopened.rows()) {
+      seen.push(String(r.uuid));
       expect(r._hoodie_commit_seqno).toMatch(new RegExp(`^${r._hoodie_commit_time}_\\d+_\\d+$`));
       expect(r._hoodie_record_key).toBe(r.uuid);
       expect(r._hoodie_partition_path).toBe(`city=${r.city}`);
       expect(String(r._hoodie_file_name)).toMatch(/_\d{17}\.parquet$/);
     }
+    expect(seen.sort()).toEqual(['u1', 'u2', 'u3']);
     const u2 = (await reopened.query({ filters: [['uuid', '=', 'u2']] })).get(0)?.toJSON();
     expect(u2?._hoodie_commit_time).toBe(first.instant);
     const u1 = (await reopened.query({ filters: [['uuid', '=', 'u1']] })).get(0)?.toJSON();
@@ -79,7 +84,9 @@ describe('tables written by lakelet', async () => {
   });
 
   test('footer keys: Avro schema, bloom filter with every key, min/max keys', async () => {
-    for (const slice of await table.fileSlices()) {
+    const slices = await table.fileSlices();
+    expect(slices.map((s) => s.partitionPath).sort()).toEqual(['city=la', 'city=sf']);
+    for (const slice of slices) {
       const footer = await readParquetFooter(bufferFromBytes(await storage.read(slice.baseFile!.path)), slice.baseFile!.path);
       const kv = footer.keyValues;
       expect(kv['writer.model.name']).toBe('avro');
