@@ -20,6 +20,7 @@ import { runPendingCompactions, scheduleCompaction, type CompactionResult } from
 import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
 import { resolveWriteOptions, type WriteOptions } from './engine/write-config.js';
 import { withTableWriteLock } from './engine/write-lock.js';
+import { checkTableMaintainable } from './engine/table-support.js';
 import { clean, type CleanOptions, type CleanResult } from './engine/clean.js';
 import { archive } from './engine/archival.js';
 import type { ArchivalOptions } from './plan/archival-plan.js';
@@ -181,14 +182,20 @@ export class Table {
   }
 
   /**
-   * Roll back a write: the latest completed commit by default, or the given instant if it is the latest
-   * completed write or a pending one. Older commits cannot be rolled back alone (use a savepoint restore).
+   * Roll back a write: by default the newest pending write (a crashed one) if there is one, else the latest
+   * completed commit; or the given instant if it is pending or the latest completed write. Older commits
+   * cannot be rolled back alone (use a savepoint restore). A pending write whose heartbeat is still alive (its
+   * writer may be running elsewhere) is refused with `CONFLICT` until the heartbeat timeout has passed, unless
+   * `options.force`; a forced rollback makes that writer, if it is alive, fail with `ABORTED`.
    */
-  async rollback(instant?: string | Instant): Promise<RollbackResult> {
+  async rollback(instant?: string | Instant, options: Pick<WriteOptions, 'clock' | 'heartbeatTimeoutMs'> & { force?: boolean } = {}): Promise<RollbackResult> {
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'rollback');
     const result = await withTableWriteLock(storage, async () => {
       await finishPendingRestores(storage);
-      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant, undefined, resolveWriteOptions(this.writeDefaults).heartbeatTimeoutMs);
+      const { force, ...timing } = options;
+      const { clock, heartbeatTimeoutMs } = resolveWriteOptions(this.writeDefaults, timing);
+      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
     });
     await this.refresh();
     return result;
@@ -197,7 +204,9 @@ export class Table {
   /** Delete file versions no retained commit needs, per the cleaning policy (default keep the latest 10 commits). */
   async clean(options: CleanOptions = {}): Promise<CleanResult | undefined> {
     const storage = this.state.storage;
-    const result = await withTableWriteLock(storage, () => clean(storage, { ...this.writeDefaults.clean, ...options }));
+    await checkTableMaintainable(storage, 'clean');
+    const resolved = resolveWriteOptions(this.writeDefaults);
+    const result = await withTableWriteLock(storage, () => clean(storage, { clock: resolved.clock, heartbeatTimeoutMs: resolved.heartbeatTimeoutMs, ...this.writeDefaults.clean, ...options }));
     await this.refresh();
     return result;
   }
@@ -205,6 +214,7 @@ export class Table {
   /** Move old completed instants to the archived timeline, keeping 20–30 commits active (by default). */
   async archive(options: ArchivalOptions = {}): Promise<Instant[]> {
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'archive');
     const result = await withTableWriteLock(storage, () => archive(storage, { ...this.writeDefaults.archive, ...options }));
     await this.refresh();
     return result;
@@ -213,6 +223,7 @@ export class Table {
   /** Savepoint a commit (default the latest): its files are kept by the cleaner and it can be restored. */
   async savepoint(options: SavepointOptions = {}): Promise<SavepointResult> {
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'savepoint');
     const result = await withTableWriteLock(storage, () => savepoint(storage, options));
     await this.refresh();
     return result;
@@ -221,6 +232,7 @@ export class Table {
   /** Remove a savepoint (its files become cleanable). */
   async deleteSavepoint(instant: string | Instant): Promise<void> {
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'deleteSavepoint');
     await withTableWriteLock(storage, () => deleteSavepoint(storage, instant));
     await this.refresh();
   }
@@ -228,6 +240,7 @@ export class Table {
   /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */
   async restore(savepointInstant: string | Instant): Promise<RestoreResult> {
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'restore');
     const result = await withTableWriteLock(storage, () => restore(storage, savepointInstant));
     await this.refresh();
     return result;
@@ -241,6 +254,7 @@ export class Table {
   async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
     const resolved = resolveWriteOptions(this.writeDefaults, options);
     const storage = this.state.storage;
+    await checkTableMaintainable(storage, 'compact');
     const results = await withTableWriteLock(storage, async () => {
       await scheduleCompaction(storage, resolved.compaction, options.force ?? true, resolved);
       return runPendingCompactions(storage, resolved);
@@ -262,6 +276,7 @@ export class Table {
       // One writer at a time per table in this browser profile (Web Locks); across machines the commit
       // protocol's conflict check and atomic completed file decide.
       const storage = this.state.storage;
+      await checkTableMaintainable(storage, 'write');
       return await withTableWriteLock(storage, () => write(storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap }));
     } finally {
       await this.refresh();

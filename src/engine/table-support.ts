@@ -1,0 +1,95 @@
+// "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
+// lakelet writes table version 6 (timeline layout 1), parquet, without a metadata table, CDC or partial
+// updates, merging by event time or commit time; anything else is refused with UNSUPPORTED naming the property.
+import type { TableConfig } from '../config/table-config.js';
+import { LakeletError } from '../errors.js';
+import { parseKeyGeneratorType } from '../keygen/key-generator.js';
+import type { Storage } from '../storage/storage.js';
+import { loadTableConfig } from './table-state.js';
+
+/** The mutating operations the guard knows: data writes and every table service. */
+export type MaintenanceOperation = 'write' | 'compact' | 'clean' | 'archive' | 'savepoint' | 'deleteSavepoint' | 'restore' | 'rollback';
+
+/** One reason lakelet cannot maintain a table: the property at fault, its value and why. */
+export interface TableSupportProblem {
+  /** The `hoodie.properties` key (or `.hoodie/metadata` for the metadata table's folder). */
+  property: string;
+  value: string;
+  reason: string;
+}
+
+/** Folder of the metadata table, relative to the table root. */
+export const METADATA_TABLE_PATH = '.hoodie/metadata';
+
+/** Payload classes whose merge lakelet implements (by ordering value, or the latest write). */
+const KNOWN_PAYLOADS = new Set([
+  'org.apache.hudi.common.model.DefaultHoodieRecordPayload',
+  'org.apache.hudi.common.model.OverwriteWithLatestAvroPayload',
+]);
+
+/** Merger strategy ids lakelet implements: event-time ordering (Hudi's default) and commit-time ordering. */
+const KNOWN_MERGE_STRATEGIES = new Set(['eeb8d96f-b1e4-49fd-bbf8-28ac514178e5', 'ce9acb64-bde0-424c-9b91-f6ebba25356d']);
+
+/** Everything in `config` (and the metadata folder's presence) that stops lakelet from maintaining the table. Pure. */
+export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boolean, operation: MaintenanceOperation): TableSupportProblem[] {
+  const props = config.properties;
+  const get = (k: string): string => (props.get(k) ?? '').trim();
+  const out: TableSupportProblem[] = [];
+  const add = (property: string, value: string, reason: string) => out.push({ property, value, reason });
+  if (config.version !== 6) add('hoodie.table.version', String(config.version), 'lakelet writes table version 6 only (the Hudi 1.x writer is not implemented)');
+  if (config.timelineLayoutVersion !== 1) add('hoodie.timeline.layout.version', String(config.timelineLayoutVersion), 'lakelet writes timeline layout 1 only');
+  const mdt = get('hoodie.table.metadata.partitions');
+  if (mdt !== '') add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it');
+  const mdtInflight = get('hoodie.table.metadata.partitions.inflight');
+  if (mdtInflight !== '') add('hoodie.table.metadata.partitions.inflight', mdtInflight, 'metadata table partitions are being built and lakelet does not maintain them');
+  if (hasMetadataFolder) add(METADATA_TABLE_PATH, 'present', 'a metadata table exists and lakelet does not maintain it');
+  const format = (get('hoodie.table.base.file.format') || 'PARQUET').toUpperCase();
+  if (format !== 'PARQUET') add('hoodie.table.base.file.format', format, 'lakelet writes parquet base files only');
+  if (get('hoodie.table.cdc.enabled').toLowerCase() === 'true') add('hoodie.table.cdc.enabled', 'true', 'lakelet does not write change-data-capture log files');
+  const bootstrap = get('hoodie.bootstrap.base.path');
+  if (bootstrap !== '') add('hoodie.bootstrap.base.path', bootstrap, 'bootstrapped tables (skeleton files over external data) are not maintained by lakelet');
+  const mode = get('hoodie.record.merge.mode').toUpperCase();
+  if (mode !== '' && mode !== 'EVENT_TIME_ORDERING' && mode !== 'COMMIT_TIME_ORDERING') add('hoodie.record.merge.mode', mode, 'lakelet merges by event time or commit time only');
+  const payload = get('hoodie.compaction.payload.class');
+  if (payload !== '' && !KNOWN_PAYLOADS.has(payload)) add('hoodie.compaction.payload.class', payload, 'lakelet does not implement this payload\'s merge');
+  const legacyPayload = get('hoodie.legacy.payload.class');
+  if (legacyPayload !== '' && !KNOWN_PAYLOADS.has(legacyPayload)) add('hoodie.legacy.payload.class', legacyPayload, 'lakelet does not implement this payload\'s merge');
+  for (const key of ['hoodie.compaction.record.merger.strategy', 'hoodie.record.merge.strategy.id']) {
+    const id = get(key);
+    if (id !== '' && !KNOWN_MERGE_STRATEGIES.has(id)) add(key, id, 'lakelet does not implement this record merger');
+  }
+  const partial = get('hoodie.table.partial.update.mode').toUpperCase();
+  if (partial !== '' && partial !== 'NONE') add('hoodie.table.partial.update.mode', partial, 'lakelet does not implement partial updates');
+  const mergeProps = get('hoodie.table.merge.properties');
+  if (mergeProps !== '') add('hoodie.table.merge.properties', mergeProps, 'lakelet does not implement custom merge properties');
+  if (operation === 'write' || operation === 'compact') {
+    if (!config.populateMetaFields) add('hoodie.populate.meta.fields', 'false', 'tables without meta fields cannot be written or compacted by lakelet yet');
+    if (operation === 'write') {
+      try {
+        parseKeyGeneratorType(config.keyGenerator, config.recordKeyFields, config.partitionFields);
+      } catch {
+        add(props.has('hoodie.table.keygenerator.type') ? 'hoodie.table.keygenerator.type' : 'hoodie.table.keygenerator.class', config.keyGenerator ?? '', 'lakelet does not implement this key generator');
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Refuse a mutating operation on a table lakelet cannot maintain, before anything is written: reads
+ * `hoodie.properties` afresh and looks for a `.hoodie/metadata` folder (reads only), then throws `UNSUPPORTED`
+ * naming the first property at fault (every problem is in `context.problems`). Reads are never refused.
+ */
+export async function checkTableMaintainable(storage: Storage, operation: MaintenanceOperation): Promise<void> {
+  const config = await loadTableConfig(storage);
+  const hasMetadataFolder = (await storage.list(METADATA_TABLE_PATH)).length > 0;
+  const problems = tableSupportProblems(config, hasMetadataFolder, operation);
+  const first = problems[0];
+  if (!first) return;
+  const more = problems.length > 1 ? ` (and ${problems.slice(1).map((p) => p.property).join(', ')})` : '';
+  throw new LakeletError(
+    'UNSUPPORTED',
+    `${operation}: table ${JSON.stringify(config.name)} cannot be maintained by lakelet: ${first.property}=${first.value} — ${first.reason}${more}; nothing was written (reads still work)`,
+    { field: first.property, value: first.value, operation, problems },
+  );
+}
