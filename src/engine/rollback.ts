@@ -6,13 +6,15 @@ import { LakeletError } from '../errors.js';
 import { parseBaseFileName, parseLogFileName } from '../file-group/file-names.js';
 import type { Storage } from '../storage/storage.js';
 import { parseCommitMetadata } from '../timeline/commit-metadata.js';
-import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
+import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan } from '../timeline/rollback-metadata.js';
 import { deleteMarkers, markedFiles, newInstantTime } from './commit-protocol.js';
+import { withCommitLock } from './commit-lock.js';
+import { systemClock, type Clock } from './clock.js';
 import { nextLogVersion, rollbackCommandBlock } from './log-writer.js';
 import { TableState } from './table-state.js';
 import { dropCompactionPlan } from './compaction.js';
-import { HEARTBEAT_DIR, heartbeatExpired } from './heartbeat.js';
+import { HEARTBEAT_DIR, HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from './heartbeat.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -75,7 +77,7 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
 }
 
 /** Carry out a planned rollback: hide the target, remove its files, clean its timeline, complete. */
-async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, started: number): Promise<RollbackResult> {
+async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, started: number, clock: Clock): Promise<RollbackResult> {
   const { storage, config } = state;
   // Every timeline file of the instant, except a compaction's plan: a rolled-back compaction is pending
   // again (as in Hudi) and re-runs without the rolled-back blocks.
@@ -93,7 +95,7 @@ async function executeRollback(state: TableState, rollbackTime: string, target: 
   for (const f of targets.logFiles) entry(partitionOf(f)).logFilesFromFailedCommit[f] = 0;
   const metadata = serializeRollbackMetadata({
     startRollbackTime: rollbackTime,
-    timeTakenInMillis: Date.now() - started,
+    timeTakenInMillis: Math.max(0, clock.now() - started),
     totalFilesDeleted: targets.baseFiles.length,
     commitsRollback: [target.requestedTime],
     partitionMetadata: byPartition,
@@ -103,14 +105,8 @@ async function executeRollback(state: TableState, rollbackTime: string, target: 
   return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }
 
-/** Roll back one write instant (pending, or completed), writing a rollback instant. */
-export async function rollbackInstant(state: TableState, target: Instant, now?: Date): Promise<RollbackResult> {
-  if (!WRITE_ACTIONS.has(target.action)) {
-    throw new LakeletError('UNSUPPORTED', `rollback: cannot roll back a ${target.action} instant (${target.requestedTime})`, { instant: target.requestedTime });
-  }
-  const started = Date.now();
-  const rollbackTime = newInstantTime(state, now);
-  const targets = await targetsOf(state, target);
+/** Write the rollback plan `<r>.rollback.requested` for `target`. */
+async function planRollback(state: TableState, rollbackTime: string, target: Instant, targets: RollbackTargets): Promise<void> {
   const partitions = new Set([...targets.baseFiles, ...targets.logFiles].map(partitionOf));
   const plan = serializeRollbackPlan({
     instantToRollback: { commitTime: target.requestedTime, action: target.action },
@@ -120,10 +116,74 @@ export async function rollbackInstant(state: TableState, target: Instant, now?: 
       logBlocksToBeDeleted: Object.fromEntries(targets.logFiles.filter((f) => partitionOf(f) === partitionPath).map((f) => [f, 0])),
     })),
   });
-  const { storage, config } = state;
-  await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.requested`, plan);
-  await storage.write(`${config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
-  return executeRollback(state, rollbackTime, target, targets, started);
+  await state.storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.requested`, plan);
+}
+
+function checkRollbackable(target: Instant): void {
+  if (!WRITE_ACTIONS.has(target.action)) {
+    throw new LakeletError('UNSUPPORTED', `rollback: cannot roll back a ${target.action} instant (${target.requestedTime})`, { instant: target.requestedTime });
+  }
+}
+
+/** Roll back one write instant (pending, or completed), writing a rollback instant. `now` pins its time. */
+export async function rollbackInstant(state: TableState, target: Instant, now: Date | Clock = systemClock): Promise<RollbackResult> {
+  checkRollbackable(target);
+  const clock = now instanceof Date ? systemClock : now;
+  const started = clock.now();
+  const rollbackTime = newInstantTime(state, now);
+  const targets = await targetsOf(state, target);
+  await planRollback(state, rollbackTime, target, targets);
+  await state.storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
+  return executeRollback(state, rollbackTime, target, targets, started, clock);
+}
+
+/** How a rollback reads the time and judges pending writes. */
+export interface RollbackOptions {
+  /** Pins the rollback instant time (tests); else `clock` gives it. */
+  now?: Date;
+  /** Time source of instant times and heartbeat expiry (default the system clock). */
+  clock?: Clock;
+  /**
+   * A pending write whose heartbeat has been silent this long (ms) counts as failed (default 60 000; 0: every
+   * pending write counts as failed — single-writer use).
+   */
+  heartbeatTimeoutMs?: number;
+  /**
+   * Roll back a pending write even though its heartbeat is alive (default false). Its writer, if it is in
+   * fact still running, then fails with `ABORTED` instead of committing.
+   */
+  force?: boolean;
+}
+
+/**
+ * Roll back the pending write `time` as one step against concurrent writers: under the commit lock, check
+ * that it is still pending (and, unless `force`, that its heartbeat expired) and write the rollback plan.
+ * A writer that commits holds the same lock and refuses to complete once a plan for its instant exists, so
+ * a write is either committed or rolled back, never both. Undefined when the write completed (or vanished,
+ * or came back to life) meanwhile.
+ */
+async function rollbackPendingWrite(storage: Storage, time: string, options: RollbackOptions, force: boolean): Promise<RollbackResult | undefined> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const started = clock.now();
+  const owner = newInstantTime(await TableState.load(storage), options.now ?? clock);
+  const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
+  const planned = await withCommitLock(storage, owner, async () => {
+    const state = await TableState.load(storage);
+    const target = state.timeline.get(time);
+    if (!target || target.state === 'COMPLETED' || !WRITE_ACTIONS.has(target.action)) return undefined;
+    if (!force && !(await heartbeatExpired(storage, time, timeoutMs, clock))) return undefined;
+    const rollbackTime = newInstantTime(state, options.now ?? clock);
+    const targets = await targetsOf(state, target);
+    await planRollback(state, rollbackTime, target, targets);
+    return { state, target, targets, rollbackTime };
+  }, { ownerGone, clock });
+  if (!planned) return undefined;
+  const { state, target, targets, rollbackTime } = planned;
+  await storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
+  const result = await executeRollback(state, rollbackTime, target, targets, started, clock);
+  await storage.delete(`${HEARTBEAT_DIR}/${time}`);
+  return result;
 }
 
 /** True for commits made by table services (compaction, clustering, log compaction), not by writers. */
@@ -132,15 +192,41 @@ export function isTableServiceCommit(state: TableState, instant: Instant): boole
 }
 
 /**
- * Undo the latest completed data write (or `instant`, which must be the latest data write or pending):
- * table-service commits made after it (compactions that merged its logs) are rolled back first, newest
- * first. Returns the rollback of the write itself.
+ * Undo a write: by default the newest pending write if there is one (a crashed write, never the last good
+ * commit while a newer write is pending), else the latest completed data write; or `instant`, which must be
+ * pending or the latest data write. A pending write whose heartbeat is still alive — its writer may be running
+ * on another tab or machine — is refused with `CONFLICT` unless `options.force` (as Hudi refuses it); one whose
+ * heartbeat expired is rolled back. Table-service commits made after a completed target (compactions that
+ * merged its logs) are rolled back first, newest first. Returns the rollback of the write itself.
  */
-export async function rollbackLatestWrite(storage: Storage, instant?: string, now?: Date, heartbeatTimeoutMs = 0): Promise<RollbackResult> {
-  const failed = await rollbackFailedWrites(storage, now, heartbeatTimeoutMs);
-  const pendingTarget = instant === undefined ? undefined : failed.find((r) => r.rolledBack === instant);
-  if (pendingTarget) return pendingTarget; // the instant was a failed (pending) write: already rolled back
+export async function rollbackLatestWrite(storage: Storage, instant?: string, options: RollbackOptions = {}): Promise<RollbackResult> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const now = options.now ?? clock;
+  const failed = await rollbackFailedWrites(storage, options.now, timeoutMs, clock);
+  const done = failed; // interrupted rollbacks finished, failed writes rolled back
+  if (instant !== undefined) {
+    const already = done.find((r) => r.rolledBack === instant);
+    if (already) return already; // the instant was a failed (pending) write: rolled back just now
+  } else if (done.length > 0) {
+    // The newest pending write was a failed one and is rolled back: that was the default target.
+    return done.reduce((a, b) => (compareInstantTimes(a.rolledBack, b.rolledBack) >= 0 ? a : b));
+  }
   let state = await TableState.load(storage);
+  const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
+  const newestPending = pendingWrites.at(-1);
+  const explicitPending = instant === undefined ? undefined : pendingWrites.find((i) => i.requestedTime === instant);
+  const pendingTarget = instant === undefined ? newestPending : explicitPending;
+  if (pendingTarget) {
+    const result = await rollbackPendingWrite(storage, pendingTarget.requestedTime, options, options.force === true);
+    if (result) return result;
+    state = await TableState.load(storage);
+    const now2 = state.timeline.get(pendingTarget.requestedTime);
+    if (now2 && now2.state !== 'COMPLETED') throw liveWriter(pendingTarget, timeoutMs);
+    // It completed meanwhile: an explicit target is now the latest commit (checked below); a default target
+    // must not silently become some other commit.
+    if (instant === undefined) throw new LakeletError('CONFLICT', `rollback: the pending write ${pendingTarget.requestedTime} completed while the rollback started; run it again to roll back that commit`, { instant: pendingTarget.requestedTime });
+  }
   const writes = state.timeline.completedWrites();
   const dataWrites = writes.filter((w) => !isTableServiceCommit(state, w));
   const latest = dataWrites.at(-1);
@@ -150,6 +236,12 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, no
   if (!target || !WRITE_ACTIONS.has(target.action)) throw new LakeletError('NOT_FOUND', `rollback: no commit ${JSON.stringify(time)} on the timeline`, { instant: time });
   if (target.requestedTime !== latest?.requestedTime) {
     throw new LakeletError('INVALID_ARGUMENT', `rollback: ${time} is not the latest commit (${latest?.requestedTime}); roll back newer commits first or restore a savepoint`, { instant: time });
+  }
+  // A newer write still pending may have read this commit's files: undoing the commit under it would let it
+  // bring them back. It has to finish or be rolled back first.
+  const newer = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action) && compareInstantTimes(i.requestedTime, time) > 0).at(-1);
+  if (newer) {
+    throw new LakeletError('CONFLICT', `rollback: the write ${newer.requestedTime} started after ${time} and is still pending; roll it back first (it is the default target) or wait for it to finish`, { instant: time, value: newer.requestedTime });
   }
   const savepointed = new Set(state.timeline.savepoints().map((s) => s.requestedTime));
   const undone = [target, ...writes.filter((w) => w.requestedTime > target.requestedTime)];
@@ -169,12 +261,20 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, no
   return rollbackInstant(state, state.timeline.get(time) ?? target, now);
 }
 
+function liveWriter(target: Instant, timeoutMs: number): LakeletError {
+  return new LakeletError(
+    'CONFLICT',
+    `rollback: the pending ${target.action} ${target.requestedTime} has a live heartbeat (beaten within the last ${timeoutMs} ms), so its writer may still be running; wait for the heartbeat timeout, or force the rollback (--force) if its writer is gone`,
+    { instant: target.requestedTime },
+  );
+}
+
 /**
  * Bring the table to a clean state before a write: finish interrupted rollbacks, then roll back every
  * pending commit, deltacommit or replacecommit whose writer is gone — its heartbeat silent for longer than
- * `heartbeatTimeoutMs` (0: every pending write, for single-writer use). Returns the rollbacks done.
+ * `heartbeatTimeoutMs` (0: every pending write, for single-writer use) by `clock`. Returns the rollbacks done.
  */
-export async function rollbackFailedWrites(storage: Storage, now?: Date, heartbeatTimeoutMs = 0): Promise<RollbackResult[]> {
+export async function rollbackFailedWrites(storage: Storage, now?: Date, heartbeatTimeoutMs = 0, clock: Clock = systemClock): Promise<RollbackResult[]> {
   const results: RollbackResult[] = [];
   let state = await TableState.load(storage);
   for (const pending of state.timeline.pending().filter((i) => i.action === 'rollback')) {
@@ -184,14 +284,15 @@ export async function rollbackFailedWrites(storage: Storage, now?: Date, heartbe
       baseFiles: plan.rollbackRequests.flatMap((r) => r.filesToBeDeleted),
       logFiles: plan.rollbackRequests.flatMap((r) => Object.keys(r.logBlocksToBeDeleted)),
     };
-    results.push(await executeRollback(state, pending.requestedTime, { requestedTime: plan.instantToRollback.commitTime, action: plan.instantToRollback.action }, targets, Date.now()));
+    results.push(await executeRollback(state, pending.requestedTime, { requestedTime: plan.instantToRollback.commitTime, action: plan.instantToRollback.action }, targets, clock.now(), clock));
+    await storage.delete(`${HEARTBEAT_DIR}/${plan.instantToRollback.commitTime}`);
     state = await TableState.load(storage);
   }
   for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action))) {
     // A pending write whose writer still beats its heartbeat is running elsewhere: leave it alone.
-    if (!(await heartbeatExpired(storage, pending.requestedTime, heartbeatTimeoutMs))) continue;
-    results.push(await rollbackInstant(state, pending, now));
-    await storage.delete(`${HEARTBEAT_DIR}/${pending.requestedTime}`);
+    if (!(await heartbeatExpired(storage, pending.requestedTime, heartbeatTimeoutMs, clock))) continue;
+    const done = await rollbackPendingWrite(storage, pending.requestedTime, { ...(now && { now }), clock, heartbeatTimeoutMs }, false);
+    if (done) results.push(done);
     state = await TableState.load(storage);
   }
   // Heartbeats and markers of writes that completed but crashed before cleaning up after themselves.
