@@ -33,6 +33,14 @@ export function unescapePathName(path: string): string {
   return path.replace(/%([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
+/**
+ * `hoodie.properties` key lakelet adds to the partitioned tables it creates (`true`): every partition value in
+ * their paths went through {@link encodePartitionValue}, so every `%` in a segment starts an escape and readers
+ * decode them. Tables without it (Spark's, or lakelet's from before the key) may hold values Hudi wrote raw,
+ * where a `%` is a literal. Hudi ignores keys it does not know.
+ */
+export const ESCAPED_PARTITION_PATH_PROPERTY = 'lakelet.partition.path.escaped';
+
 /** Characters escaped even when urlencode is off: `/`, `\`, `%`, controls (0x00-0x1F) and DEL. */
 const isUnsafeChar = (code: number): boolean => code < 32 || code === 0x7f || code === 0x2f || code === 0x5c || code === 0x25;
 

@@ -3,6 +3,7 @@
 import type { TableConfig } from '../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import type { FileSystemView } from '../file-group/file-system-view.js';
+import { DEFAULT_PARTITION_PATH, ESCAPED_PARTITION_PATH_PROPERTY, unescapePathName } from '../keygen/partition-path.js';
 import { compareInstantTimes } from '../timeline/instant.js';
 import { matchValue, type ComparableKind, type CompiledFilter } from './filters.js';
 
@@ -27,16 +28,56 @@ export interface ReadPlan {
   filters: readonly CompiledFilter[];
 }
 
+/** A `%XX` escape lakelet's writer produces without urlencode: `/`, `\`, `%`, controls, DEL (and `.`, first). */
+const SAFETY_ESCAPE = /^%(2[Ff]|5[Cc]|25|[01][0-9A-Fa-f]|7[Ff]|2[Ee])$/;
+
+/** The inverse of lakelet's safety escaping, or undefined when `text` holds a `%` that is not one of its escapes. */
+function unescapeSafety(text: string, leadingSegment: boolean): string | undefined {
+  let bad = false;
+  const out = text.replace(/%(..)?/gs, (m: string, _h: string | undefined, at: number) => {
+    if (m.length !== 3 || !SAFETY_ESCAPE.test(m)) {
+      bad = true;
+      return m;
+    }
+    const code = parseInt(m.slice(1), 16);
+    if (code === 0x2e && !(leadingSegment && at === 0)) bad = true; // lakelet escapes `.` only at a segment's start
+    return String.fromCharCode(code);
+  });
+  return bad ? undefined : out;
+}
+
 /**
- * Values of the partition fields encoded in a partition path, or undefined when the path cannot be
- * decoded (timestamp key generators, a segment count that does not match the fields).
+ * The values a partition path segment (without `field=`) may stand for, most likely first; undefined when it
+ * cannot be decoded. `__HIVE_DEFAULT_PARTITION__` is a null or empty value (or that very text). With urlencode, Hive's
+ * `unescapePathName`. Without it, lakelet's tables escape `/ \ %`, controls and DEL (a leading `.` too in plain
+ * style) and Hudi writes values raw: in a table marked {@link ESCAPED_PARTITION_PATH_PROPERTY} the escapes are
+ * decoded; otherwise a segment whose every `%` is such an escape may be either, and both are candidates.
  */
-export function partitionValues(config: TableConfig, partitionPath: string): Map<string, string | null> | undefined {
+export function partitionSegmentValues(config: TableConfig, segment: string): (string | null)[] | undefined {
+  // Hudi writes null and '' as the default partition (a value spelled like it cannot be told apart).
+  if (segment === DEFAULT_PARTITION_PATH) return [null, '', DEFAULT_PARTITION_PATH];
+  if (config.urlEncodePartitioning) {
+    if (/%(?![0-9A-Fa-f]{2})/.test(segment)) return undefined;
+    const value = unescapePathName(segment);
+    return [value];
+  }
+  if (!segment.includes('%')) return [segment];
+  const decoded = unescapeSafety(segment, !config.hiveStylePartitioning);
+  if (config.properties.get(ESCAPED_PARTITION_PATH_PROPERTY) === 'true') return decoded === undefined ? undefined : [decoded];
+  return decoded === undefined ? [segment] : [decoded, segment];
+}
+
+/**
+ * The candidate values of each partition field encoded in a partition path (see {@link partitionSegmentValues}),
+ * or undefined when the path cannot be decoded (timestamp and custom key generators, a segment count or
+ * `field=` prefix that does not match the fields).
+ */
+export function partitionValueCandidates(config: TableConfig, partitionPath: string): Map<string, (string | null)[]> | undefined {
   const fields = config.partitionFields;
   if (fields.length === 0 || config.keyGeneratorType === 'TIMESTAMP' || config.keyGeneratorType === 'CUSTOM') return undefined;
   const segments = partitionPath === '' ? [] : partitionPath.split('/');
   if (segments.length !== fields.length) return undefined;
-  const out = new Map<string, string | null>();
+  const out = new Map<string, (string | null)[]>();
   for (let i = 0; i < fields.length; i++) {
     let seg = segments[i] as string;
     const field = fields[i] as string;
@@ -44,25 +85,32 @@ export function partitionValues(config: TableConfig, partitionPath: string): Map
       if (!seg.startsWith(`${field}=`)) return undefined;
       seg = seg.slice(field.length + 1);
     }
-    if (config.urlEncodePartitioning) {
-      try {
-        seg = decodeURIComponent(seg);
-      } catch {
-        return undefined;
-      }
-    }
-    out.set(field, seg === '__HIVE_DEFAULT_PARTITION__' ? null : seg);
+    const values = partitionSegmentValues(config, seg);
+    if (values === undefined) return undefined;
+    out.set(field, values);
   }
   return out;
 }
 
-/** A partition value (text from the path) as a value of the column's kind. */
+/**
+ * Values of the partition fields encoded in a partition path (the most likely reading of each; the default
+ * partition → null), or undefined when the path cannot be decoded.
+ */
+export function partitionValues(config: TableConfig, partitionPath: string): Map<string, string | null> | undefined {
+  const candidates = partitionValueCandidates(config, partitionPath);
+  if (!candidates) return undefined;
+  return new Map([...candidates].map(([field, values]) => [field, values[0] ?? null]));
+}
+
+/** A partition value (text from the path) as a value of the column's kind; undefined when it is not one. */
 function typedPartitionValue(kind: ComparableKind, text: string | null): unknown {
   if (text === null) return null;
+  if (kind === 'string') return text;
+  if (text === '' || text === DEFAULT_PARTITION_PATH) return null; // only a string column holds these texts
   switch (kind) {
-    case 'number': return Number(text);
-    case 'bigint': return /^-?\d+$/.test(text) ? BigInt(text) : Number(text);
-    case 'boolean': return text === 'true';
+    case 'number': { const n = Number(text); return Number.isNaN(n) && text !== 'NaN' ? undefined : n; }
+    case 'bigint': return /^-?\d+$/.test(text) ? BigInt(text) : Number.isNaN(Number(text)) ? undefined : Number(text);
+    case 'boolean': return text === 'true' ? true : text === 'false' ? false : undefined;
     default: return text;
   }
 }
@@ -71,9 +119,12 @@ function typedPartitionValue(kind: ComparableKind, text: string | null): unknown
 export function partitionMayMatch(config: TableConfig, partitionPath: string, filters: readonly CompiledFilter[]): boolean {
   const relevant = filters.filter((f) => config.partitionFields.includes(f.field));
   if (relevant.length === 0) return true;
-  const values = partitionValues(config, partitionPath);
+  const values = partitionValueCandidates(config, partitionPath);
   if (!values) return true;
-  return relevant.every((f) => matchValue(f, typedPartitionValue(f.kind, values.get(f.field) ?? null)));
+  return relevant.every((f) => (values.get(f.field) ?? [null]).some((text) => {
+    const v = typedPartitionValue(f.kind, text);
+    return v === undefined || matchValue(f, v); // a value the path cannot type: keep the partition
+  }));
 }
 
 /** Plan a read: pick slices from the view, prune partitions, restrict incremental reads to written groups. */

@@ -87,6 +87,25 @@ describe('partitionMayMatch', () => {
     expect(keep(plain, ['__HIVE_DEFAULT_PARTITION__', '5'], ['byteField', '!=', '7'])).toEqual(['5']);
   });
 
+  it('decodes lakelet\'s safety escapes in tables marked as escaped; unmarked tables keep the raw reading too', () => {
+    const marked = config({ 'hoodie.table.partition.fields': 'city', 'hoodie.datasource.write.hive_style_partitioning': 'true', 'lakelet.partition.path.escaped': 'true' });
+    const plainMarked = config({ 'hoodie.table.partition.fields': 'city', 'hoodie.datasource.write.hive_style_partitioning': 'false', 'lakelet.partition.path.escaped': 'true' });
+    const paths = ['city=a%2Fb', 'city=a%252Fb', 'city=50%25off', 'city=a%5Cb', 'city=__HIVE_DEFAULT_PARTITION__'];
+    expect(keep(marked, paths, ['city', '=', 'a/b'])).toEqual(['city=a%2Fb']);
+    expect(keep(marked, paths, ['city', '=', 'a%2Fb'])).toEqual(['city=a%252Fb']);
+    expect(keep(marked, paths, ['city', '=', '50%off'])).toEqual(['city=50%25off']);
+    expect(keep(marked, paths, ['city', '=', 'a\\b'])).toEqual(['city=a%5Cb']);
+    expect(keep(marked, paths, ['city', '=', ''])).toEqual(['city=__HIVE_DEFAULT_PARTITION__']);
+    expect(keep(marked, paths, ['city', '!=', 'a/b'])).toEqual(paths.slice(1));
+    expect(keep(plainMarked, ['%2E%2E', '%2Ehidden', '.x'], ['city', '=', '..'])).toEqual(['%2E%2E']);
+    // Spark without urlencode writes values raw: `a%2Fb` may be that very text, and `50%off` is one.
+    expect(keep(city, ['city=a%2Fb', 'city=50%off'], ['city', '=', 'a%2Fb'])).toEqual(['city=a%2Fb']);
+    expect(keep(city, ['city=a%2Fb', 'city=50%off'], ['city', '=', 'a/b'])).toEqual(['city=a%2Fb']);
+    expect(keep(city, ['city=a%2Fb', 'city=50%off'], ['city', '=', '50%off'])).toEqual(['city=50%off']);
+    expect(partitionValues(city, 'city=50%off')).toEqual(new Map([['city', '50%off']]));
+    expect(partitionValues(marked, 'city=50%off')).toBeUndefined();
+  });
+
   it('keeps every partition it cannot decode', () => {
     expect(keep(timestamp, ['2024/01/15/10', '2024/01/16/11'], ['ts_str', '=', '2024-01-15 10:00:00'])).toEqual(['2024/01/15/10', '2024/01/16/11']);
     expect(keep(hive, ['garbage'], ['byteField', '=', '10'])).toEqual(['garbage']);
