@@ -1,6 +1,7 @@
 // The cleaner (hudi-format.md §12.9, Hudi's CleanActionExecutor): finish interrupted cleans, plan a clean
 // (plan/clean-plan.ts) and run it — `<t>.clean.requested` (plan), `<t>.clean.inflight` (the plan again, as Hudi
-// writes it), delete the files (idempotent), then the completed `<t>.clean` (HoodieCleanMetadata).
+// writes it), delete the files (idempotent), then the completed `<t>.clean` (HoodieCleanMetadata). Every
+// clean also removes orphan files (engine/orphan-files.ts): crashed writes' temp files, aborted writes' files.
 import { LakeletError } from '../errors.js';
 import type { ReplaceRecord } from '../file-group/file-system-view.js';
 import { planClean, type CleanPlanOptions, type PendingCompactionSlice } from '../plan/clean-plan.js';
@@ -8,7 +9,10 @@ import type { Storage } from '../storage/storage.js';
 import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleaningPolicy, type CleanPartitionMetadata } from '../timeline/clean-metadata.js';
 import { parseCompactionPlan } from '../timeline/compaction-plan.js';
 import { parseSavepointMetadata, savepointedFilePaths } from '../timeline/savepoint-metadata.js';
+import { systemClock, type Clock } from './clock.js';
 import { newInstantTime } from './commit-protocol.js';
+import { HEARTBEAT_TIMEOUT_MS } from './heartbeat.js';
+import { removeOrphanFiles } from './orphan-files.js';
 import { TableState } from './table-state.js';
 
 /** Options of {@link clean} (Hudi's defaults in parentheses). */
@@ -23,10 +27,19 @@ export interface CleanOptions {
   retainHours?: number;
   /** The clock (instant time of the clean, KEEP_LATEST_BY_HOURS cutoff). */
   now?: Date;
+  /** The time source orphan-file removal ages files by (the write's clock; default the system clock). */
+  clock?: Clock;
+  /**
+   * Writers' heartbeat timeout (60 000): a temp file or a file of an aborted write is removed only once it is
+   * older than this, so a write still in progress never loses a file.
+   */
+  heartbeatTimeoutMs?: number;
 }
 
 /** What a clean did. */
 export interface CleanResult {
+  /** Orphan files removed (temp files of crashed writes, files of aborted writes), when there were any. */
+  orphanFilesDeleted?: string[];
   /** The clean instant. */
   instant: string;
   /** Files deleted (base and log files). */
@@ -125,8 +138,19 @@ export async function finishPendingCleans(storage: Storage): Promise<CleanResult
  * anything, run it. Returns the new clean (or the last interrupted clean finished), or undefined when there
  * was nothing to clean (then no instant is written). Writers should not run concurrently (hold the table's
  * write lock): a clean never deletes a slice a query of a retained commit or the latest snapshot reads.
+ * Then it removes orphan files older than `heartbeatTimeoutMs` by `clock` (see `planOrphanFiles`), listed in
+ * the result's `orphanFilesDeleted` (when a clean instant was written or finished).
  */
 export async function clean(storage: Storage, options: CleanOptions = {}): Promise<CleanResult | undefined> {
+  const result = await cleanFileVersions(storage, options);
+  const clock = options.clock ?? systemClock;
+  const orphans = await removeOrphanFiles(storage, { now: clock.now(), minAgeMs: options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS });
+  if (orphans.length > 0 && result) result.orphanFilesDeleted = orphans;
+  return result;
+}
+
+/** The clean proper: finish interrupted cleans, then plan and run one. */
+async function cleanFileVersions(storage: Storage, options: CleanOptions): Promise<CleanResult | undefined> {
   const finished = await finishPendingCleans(storage);
   const started = Date.now();
   const state = await TableState.load(storage);
