@@ -154,7 +154,7 @@ async function cleanFileVersions(storage: Storage, options: CleanOptions): Promi
   const finished = await finishPendingCleans(storage);
   const started = Date.now();
   const state = await TableState.load(storage);
-  const now = options.now ?? new Date();
+  const now = options.now ?? new Date((options.clock ?? systemClock).now());
   const planOptions: CleanPlanOptions = { policy: options.policy ?? 'KEEP_LATEST_COMMITS', now };
   if (options.retainCommits !== undefined) planOptions.retainCommits = options.retainCommits;
   if (options.retainFileVersions !== undefined) planOptions.retainFileVersions = options.retainFileVersions;
