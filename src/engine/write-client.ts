@@ -100,7 +100,6 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
   if (dedupe) records = dedupeRecords(records, global, orderingKinds);
   options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
-  if (schemaChanged) await schemaChanged();
 
   for (const p of request.partitions ?? []) checkPartitionPath(config, p);
 
@@ -122,6 +121,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
     }
     throw err;
   }
+  if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
   await runTableServices(storage, config.tableType, options);
   return result;
 }

@@ -1,6 +1,6 @@
 // The schema side of a write: the table schema (from the timeline, the write's options, or inferred from
 // the first rows), its evolution check, the key generator for it, hoodie.properties gaining the create
-// schema of a table created without one, and `.hoodie_partition_metadata` in new partitions.
+// schema of a table created without one (after its first commit), and `.hoodie_partition_metadata`.
 import { LakeletError } from '../errors.js';
 import { formatProperties, parseProperties } from '../config/properties.js';
 import { partitionMetadataText } from '../config/table-properties.js';
@@ -17,7 +17,11 @@ export interface WriteSchema {
   /** Data fields only. */
   schema: AvroRecordSchema;
   keyGenerator: KeyGenerator;
-  /** Set when hoodie.properties must gain the create schema (call it before the commit starts). */
+  /**
+   * Set when hoodie.properties must gain the create schema: call it once the write's completed instant exists,
+   * so a write that fails leaves hoodie.properties as it was. It never throws: the commit already records the
+   * schema (`extraMetadata.schema`, which readers prefer), and a failed update is redone by the next write.
+   */
   schemaChanged: (() => Promise<void>) | undefined;
 }
 
@@ -41,7 +45,9 @@ export async function prepareSchema(state: TableState, rows: readonly Record<str
     }
   }
   const keyGenerator = createKeyGenerator(keyGeneratorOptionsFromConfig(config, schema.fields.length > 0 ? schema : undefined));
-  const schemaChanged = config.createSchema === undefined && schema.fields.length > 0 ? () => addCreateSchema(state.storage, schema) : undefined;
+  const schemaChanged = config.createSchema === undefined && schema.fields.length > 0
+    ? () => addCreateSchema(state.storage, schema).catch(() => undefined)
+    : undefined;
   return { schema, keyGenerator, schemaChanged };
 }
 

@@ -66,9 +66,17 @@ export function encodePartitionValue(value: string, urlEncode: boolean, leadingS
   return out;
 }
 
+/** The longest file or directory name (UTF-8 bytes) common file systems and object stores take. */
+export const MAX_SEGMENT_BYTES = 255;
+
 /** Why `segment` is not a safe directory name, or undefined when it is. */
 function segmentProblem(segment: string): string | undefined {
   if (segment === '') return 'an empty segment';
+  const bytes = new TextEncoder().encode(segment).length;
+  if (bytes > MAX_SEGMENT_BYTES) {
+    const shown = segment.length > 64 ? `${JSON.stringify(segment.slice(0, 64))}…` : JSON.stringify(segment);
+    return `a segment ${shown} of ${bytes} bytes in UTF-8 (a file name takes at most ${MAX_SEGMENT_BYTES})`;
+  }
   if (segment === '.' || segment === '..') return `the segment ${JSON.stringify(segment)}`;
   if (segment.startsWith('.')) return `a hidden segment ${JSON.stringify(segment)}`;
   for (let i = 0; i < segment.length; i++) {
@@ -91,7 +99,9 @@ export function assertSafePartitionPath(path: string, context: { field?: string;
   if (path === '') return path;
   for (const segment of path.split('/')) {
     const problem = segmentProblem(segment);
-    if (problem !== undefined) throw new LakeletError('INVALID_ARGUMENT', `keygen: partition path ${JSON.stringify(path)} has ${problem}`, { ...context, path });
+    if (problem === undefined) continue;
+    const shown = path.length > 100 ? `${JSON.stringify(path.slice(0, 100))}…` : JSON.stringify(path);
+    throw new LakeletError('INVALID_ARGUMENT', `keygen: partition path ${shown} has ${problem}`, { ...context, path });
   }
   return path;
 }

@@ -1,7 +1,7 @@
 // createTable's key generator: inferred as Hudi infers it when none is given, and an explicit choice that
 // cannot take the given record key / partition fields refused before anything is written (issue 17).
 import { describe, expect, test } from 'vitest';
-import { createTable, LakeletError, memoryStorage, openTable } from '../../src/index.js';
+import { createTable, LakeletError, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import type { KeyGeneratorKind } from '../../src/keygen/key-generator.js';
 import { collect } from '../helpers/fixtures.js';
 
@@ -80,5 +80,50 @@ describe('an explicit key generator that cannot take the fields is refused befor
     await table.upsert(ROWS);
     const rows = await collect((await openTable(storage)).rows({ filters: [['id', '=', 2]] }));
     expect(rows.map((r) => r._hoodie_record_key)).toEqual(['id:2']);
+  });
+});
+
+describe('a table created without a schema: the first write that fails changes nothing (D8)', () => {
+  /** A store whose first data-file write fails (a full disk, a dropped connection). */
+  function failingFirstDataFile(inner: Storage): Storage {
+    let failed = false;
+    const fail = (path: string) => {
+      if (failed || !path.endsWith('.parquet')) return;
+      failed = true;
+      throw new LakeletError('STORAGE', `test: injected failure writing ${path}`, { path });
+    };
+    return Object.assign(Object.create(inner) as Storage, {
+      write: async (path: string, bytes: Uint8Array) => { fail(path); return inner.write(path, bytes); },
+      writeIfAbsent: async (path: string, bytes: Uint8Array) => { fail(path); return inner.writeIfAbsent(path, bytes); },
+    });
+  }
+  const properties = async (storage: Storage) => new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties'));
+
+  test('a write failing mid-way leaves hoodie.properties without the inferred schema; the next write sets its own', async () => {
+    const inner = memoryStorage();
+    await createTable(inner, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', partitionBy: ['a'] });
+    const before = await properties(inner);
+    const err = await failure((await openTable(failingFirstDataFile(inner))).upsert([{ id: 1, a: 'p', v: 1 }]));
+    expect(err.code).toBe('STORAGE');
+    expect(await properties(inner)).toBe(before);
+    // A first write with another shape of rows is not held to the failed write's schema.
+    await (await openTable(inner)).upsert([{ id: 1, a: 'p', v: 'text' }]);
+    expect(await properties(inner)).toMatch(/hoodie\.table\.create\.schema=.*"v".*"string"/);
+    expect(await collect((await openTable(inner)).rows({ columns: ['id', 'v'] }))).toEqual([{ id: 1n, v: 'text' }]);
+  });
+
+  test('a partition value longer than a file name can be is refused before anything is written', async () => {
+    const storage = memoryStorage();
+    await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', partitionBy: ['a'] });
+    const files = await storage.list('', { recursive: true });
+    const long = 'é'.repeat(127); // the folder a=ééé… is 256 bytes in UTF-8
+    const err = await failure((await openTable(storage)).upsert([{ id: 1, a: 'ok', v: 1 }, { id: 2, a: long, v: 1 }]));
+    expect(err.code).toBe('INVALID_ARGUMENT');
+    expect(err.message).toMatch(/256 bytes/);
+    expect(err.message).toContain('éééé');
+    expect(err.context).toMatchObject({ row: 1, field: 'a' });
+    expect(await storage.list('', { recursive: true })).toEqual(files);
+    await (await openTable(storage)).upsert([{ id: 2, a: 'é'.repeat(126), v: 1 }]); // 255 bytes
+    expect(await collect((await openTable(storage)).rows({ columns: ['id'] }))).toEqual([{ id: 2n }]);
   });
 });
