@@ -6,6 +6,7 @@ import { AvroReader } from './avro/reader.js';
 import { AvroWriter } from './avro/writer.js';
 import { decimalToBytes } from './avro/encoder.js';
 import { dateFromDays, dateFromMicros, decimalFromBytes } from './values.js';
+import { epochMicros } from './timestamp-micros.js';
 
 /**
  * The orderingVal union branches, by index, of apache/hudi `HoodieDeleteRecordList.avsc`:
@@ -194,7 +195,7 @@ function writeOrderingValue(w: AvroWriter, type: OrderingValType, v: unknown): v
     case 'decimal':
       return w.writeBytes(decimalToBytes(v, DECIMAL_PRECISION, DECIMAL_SCALE, undefined));
     case 'timestamp-micros':
-      if (v instanceof Date) return w.writeLong(BigInt(v.getTime()) * 1000n);
+      if (v instanceof Date) return w.writeLong(epochMicros(v));
       if (typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))) return w.writeLong(v);
       throw bad(type, v);
     case 'array': {

@@ -3,6 +3,7 @@
 import type { SchemaElement } from 'hyparquet';
 import { LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from './avro/schema.js';
+import { epochMicros } from './timestamp-micros.js';
 
 /** One primitive column of the file: its place in the schema, its levels and its value converter. */
 export interface ParquetLeaf {
@@ -177,7 +178,7 @@ function primitive(type: AvroSchema, el: SchemaElement, label: string): { conver
         return plain((v, at) => {
           if (v instanceof Date) {
             const ms = BigInt(validTime(v, at));
-            return micros ? ms * 1000n : ms;
+            return micros ? epochMicros(v) : ms;
           }
           return int64(v, at);
         });

@@ -2,6 +2,7 @@
 // schema-evolution rules a new write schema must satisfy against the table's current one.
 import { LakeletError } from '../errors.js';
 import type { AvroField, AvroRecordSchema, AvroSchema } from './avro/schema.js';
+import { fractionMicros, MicrosDate } from './timestamp-micros.js';
 import { bigIntFromTwosComplement, formatDecimal } from './values.js';
 
 /** Checks one user row and returns it normalized (fields in schema order, values in the value model). */
@@ -116,7 +117,9 @@ function parseIsoString(text: string): Date | undefined {
     if (zm === null) return undefined;
     ms -= (Number(zm[2]) * 60 + Number(zm[3])) * 60_000 * (zm[1] === '-' ? -1 : 1);
   }
-  return new Date(ms);
+  // More than three fraction digits: keep the microseconds (digits past the sixth are dropped).
+  const extra = fractionMicros(frac);
+  return extra === 0 ? new Date(ms) : new MicrosDate(BigInt(ms) * 1000n + BigInt(extra));
 }
 
 // ---- defaults ----
@@ -143,7 +146,7 @@ function defaultValue(type: AvroSchema, json: unknown, path: string): unknown {
       if (typeof json !== 'number' || !Number.isInteger(json)) throw bad();
       const logical = type.logicalType?.name;
       if (logical === 'timestamp-millis' || logical === 'local-timestamp-millis') return new Date(json);
-      if (logical === 'timestamp-micros' || logical === 'local-timestamp-micros') return new Date(Math.floor(json / 1000));
+      if (logical === 'timestamp-micros' || logical === 'local-timestamp-micros') return new MicrosDate(BigInt(json));
       return BigInt(json);
     }
     case 'float': case 'double': if (typeof json !== 'number') throw bad(); return type.type === 'float' ? Math.fround(json) : json;
@@ -236,7 +239,9 @@ function compileNode(type: AvroSchema, memo: Map<AvroSchema, Coerce>): Coerce {
           if (v instanceof Date) d = v;
           else if (typeof v === 'string') d = parseIsoString(v);
           else if (typeof v === 'number' && Number.isFinite(v)) d = new Date(v);
-          if (d === undefined || Number.isNaN(d.getTime())) throw expects(r, p, `${lname} (a Date, an ISO-8601 string or epoch milliseconds)`, v);
+          // A bigint is the column's own unit: epoch microseconds (kept exactly) or milliseconds.
+          else if (typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX) d = lname.endsWith('micros') ? new MicrosDate(v) : new Date(Number(v));
+          if (d === undefined || Number.isNaN(d.getTime())) throw expects(r, p, `${lname} (a Date, an ISO-8601 string, epoch milliseconds, or a bigint in the column's unit)`, v);
           return v instanceof Date ? v : d;
         };
       }

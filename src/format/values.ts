@@ -2,6 +2,7 @@
 // null → null; boolean; int/float/double → number; long → bigint; string/enum/uuid → string;
 // bytes/fixed → Uint8Array; decimal → string with exactly `scale` fraction digits; date and timestamps → Date;
 // time-millis → number; time-micros → bigint; record → object; array → array; map → object.
+import { MicrosDate } from './timestamp-micros.js';
 
 /** Format an unscaled decimal integer with exactly `scale` fraction digits: `(7500n, 2)` → `"75.00"`. */
 export function formatDecimal(unscaled: bigint, scale: number): string {
@@ -49,9 +50,12 @@ export function dateFromDays(days: number): Date {
   return new Date(days * 86_400_000);
 }
 
-/** Epoch microseconds → Date (sub-millisecond digits are dropped). */
+/**
+ * Epoch microseconds → a Date: a plain one for whole milliseconds, else a {@link MicrosDate} that keeps the
+ * microseconds exactly (its Date value is the millisecond they fall in).
+ */
 export function dateFromMicros(micros: bigint): Date {
-  return new Date(Number(micros / 1000n) + (micros % 1000n < 0n ? -1 : 0));
+  return micros % 1000n === 0n ? new Date(Number(micros / 1000n)) : new MicrosDate(micros);
 }
 
 /** Epoch milliseconds → Date. */

@@ -3,6 +3,7 @@
 import { LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import { nonNullType } from '../format/schema.js';
+import { epochMicros } from '../format/timestamp-micros.js';
 
 /** Java `Double.toString`: shortest round-trip digits, `1.0`, `1.0E7`, `1.0E-4`, `NaN`, `Infinity`, `-0.0`. */
 export function javaDoubleToString(x: number): string {
@@ -119,7 +120,7 @@ export function hudiValueString(value: unknown, type: AvroSchema | undefined, fi
     if (Number.isNaN(ms)) throw unsupported(field, value, 'an invalid Date');
     if (logical === 'date') return isoDate(value);
     if (logical === 'timestamp-millis' || logical === 'local-timestamp-millis') return String(ms);
-    return (BigInt(ms) * 1000n).toString();
+    return epochMicros(value).toString();
   }
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) return failBytes(field, value);
   if (Array.isArray(value)) throw unsupported(field, value, 'an array');

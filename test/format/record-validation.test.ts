@@ -108,8 +108,13 @@ describe('compileRowValidator: logical types', () => {
       expect(v({ v: '2024-01-15 10:30:00.123' }, 0)).toEqual({ v: want });
       expect(v({ v: '2024-01-15T16:00:00.123+05:30' }, 0)).toEqual({ v: want });
       expect(v({ v: want.getTime() }, 0)).toEqual({ v: want });
-      for (const bad of ['yesterday', '2024-13-01T00:00:00Z', 5n, true]) expect(thrown(() => v({ v: bad }, 0)).code).toBe('INVALID_ARGUMENT');
+      for (const bad of ['yesterday', '2024-13-01T00:00:00Z', 1n << 63n, true]) expect(thrown(() => v({ v: bad }, 0)).code).toBe('INVALID_ARGUMENT');
+      // A bigint is in the column's own unit (D13: micros are kept exactly).
+      const big = v({ v: 1705314600123456n }, 0).v as Date;
+      expect(big.getTime()).toBe(logicalType.endsWith('micros') ? 1705314600123 : 1705314600123456);
     }
+    const micros = one({ type: 'long', logicalType: 'timestamp-micros' });
+    expect((micros({ v: '2024-01-15T10:30:00.123456Z' }, 0).v as Date).toISOString()).toBe('2024-01-15T10:30:00.123456Z');
   });
 
   test('time-millis and time-micros', () => {
@@ -254,4 +259,28 @@ describe('checkSchemaEvolution', () => {
       expect(err.message).toContain(`'${name}'`);
     });
   }
+});
+
+describe('compileRowValidator: strings UTF-8 cannot store (D7)', () => {
+  test('a lone surrogate in a string, a map key or a nested string is refused, naming the row and field', () => {
+    const v = compileRowValidator(record([
+      { name: 's', type: ['null', 'string'] },
+      { name: 'm', type: ['null', { type: 'map', values: 'string' }], default: null },
+      { name: 'a', type: ['null', { type: 'array', items: 'string' }], default: null },
+    ]));
+    expect(v({ s: 'ok 😀' }, 0)).toMatchObject({ s: 'ok 😀' });
+    for (const [row, bad, field] of [
+      [{ s: 'x\ud800' }, 's'],
+      [{ s: '\udc00y' }, 's'],
+      [{ s: '😀'.slice(1) }, 's'],
+      [{ s: 'x', m: { k: 'v\ud83d' } }, 'm.k'],
+      [{ s: 'x', m: { ['k\ud800']: 'v' } }, 'm'],
+      [{ s: 'x', a: ['ok', '\ud800'] }, 'a[1]'],
+    ].map(([r, f], i) => [i, r, f] as const)) {
+      const err = thrown(() => v(bad as Record<string, unknown>, row));
+      expect(err.code).toBe('INVALID_ARGUMENT');
+      expect(err.context).toMatchObject({ row, field });
+      expect(err.message).toMatch(/lone UTF-16 surrogate/);
+    }
+  });
 });

@@ -4,6 +4,7 @@
 import type { AvroSchema, AvroRecordSchema, AvroLogicalType } from './schema.js';
 import { AvroReader } from './reader.js';
 import { dateFromDays, dateFromMicros, decimalFromBytes } from '../values.js';
+import { MicrosDate } from '../timestamp-micros.js';
 
 export { AvroReader } from './reader.js';
 
@@ -118,7 +119,7 @@ function compileLong(logical: AvroLogicalType | undefined): DatumReader {
       return (r) => {
         const start = r.pos;
         const micros = r.readLongAsDouble();
-        if (Number.isSafeInteger(micros)) return new Date((micros - (((micros % 1000) + 1000) % 1000)) / 1000);
+        if (Number.isSafeInteger(micros)) return micros % 1000 === 0 ? new Date(micros / 1000) : new MicrosDate(BigInt(micros));
         r.pos = start; // beyond 2^53: decode exactly
         return dateFromMicros(r.readLong());
       };

@@ -4,6 +4,7 @@
 import { LakeletError } from '../../errors.js';
 import type { AvroSchema, AvroRecordSchema, AvroLogicalType } from './schema.js';
 import { AvroWriter } from './writer.js';
+import { epochMicros } from '../timestamp-micros.js';
 
 export { AvroWriter } from './writer.js';
 
@@ -193,7 +194,7 @@ function compileLong(l: AvroLogicalType | undefined): Compiled {
         if (v instanceof Date) {
           const ms = v.getTime();
           if (Number.isNaN(ms)) throw invalid('invalid Date', v);
-          w.writeLong(micros ? BigInt(ms) * 1000n : ms);
+          w.writeLong(micros ? epochMicros(v) : ms);
         } else if (isLongLike(v)) w.writeLong(v);
         else throw invalid(`expected a Date or integer for ${name}`, v);
       },

@@ -1,0 +1,56 @@
+// Timestamps with microseconds: `MicrosDate`, a Date that also carries its exact epoch microseconds, so a
+// value read from a timestamp-micros column (or given as micros) is written back without losing digits.
+// Everything that expects a Date keeps working; the writers ask `epochMicros()` for the exact value.
+
+/** `a / b` rounded towards negative infinity. */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+}
+
+/**
+ * A Date (its time value the millisecond the instant falls in) that keeps the exact epoch microseconds:
+ * what lakelet returns for timestamp-micros values, and what it accepts to write them exactly.
+ * `toISOString()` (and so `JSON.stringify`) prints six fraction digits when the microseconds are not whole
+ * milliseconds. Mutating it with a Date setter drops the extra microseconds (the Date value wins).
+ */
+export class MicrosDate extends Date {
+  /** Exact microseconds since the epoch, as constructed. */
+  readonly micros: bigint;
+
+  constructor(epochMicros: bigint) {
+    super(Number(floorDiv(epochMicros, 1000n)));
+    this.micros = epochMicros;
+  }
+
+  /** Microseconds beyond the millisecond (0–999), or 0 after the Date was changed by a setter. */
+  get subMillisecondMicros(): number {
+    return BigInt(this.getTime()) === floorDiv(this.micros, 1000n) ? Number(this.micros - floorDiv(this.micros, 1000n) * 1000n) : 0;
+  }
+
+  override toISOString(): string {
+    const iso = super.toISOString();
+    const extra = this.subMillisecondMicros;
+    return extra === 0 ? iso : `${iso.slice(0, -1)}${String(extra).padStart(3, '0')}Z`;
+  }
+}
+
+/** Epoch microseconds → a {@link MicrosDate}. */
+export function dateFromEpochMicros(micros: bigint): MicrosDate {
+  return new MicrosDate(micros);
+}
+
+/** The exact epoch microseconds of a Date: a MicrosDate's own, else its milliseconds × 1000. */
+export function epochMicros(d: Date): bigint {
+  const ms = BigInt(d.getTime());
+  if (d instanceof MicrosDate && floorDiv(d.micros, 1000n) === ms) return d.micros;
+  return ms * 1000n;
+}
+
+/**
+ * An ISO-8601 fraction of a second (the digits after the dot) as microseconds past the millisecond: digits
+ * 4–6 (`"123456"` → 456; `"1234567"` → 456, nanoseconds dropped; fewer than four digits → 0).
+ */
+export function fractionMicros(frac: string): number {
+  return frac.length <= 3 ? 0 : Number(frac.slice(3, 6).padEnd(3, '0'));
+}
