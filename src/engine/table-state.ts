@@ -2,6 +2,7 @@
 // the file-system view, commit metadata (cached per instant) and the table schema as of an instant.
 import { parseTableConfig, type TableConfig } from '../config/table-config.js';
 import { LakeletError, isLakeletError } from '../errors.js';
+import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { readParquetFooter } from '../format/parquet.js';
@@ -91,13 +92,18 @@ export class TableState {
   /** The file-system view (built once). */
   fileSystemView(): Promise<FileSystemView> {
     this.view ??= (async () => {
+      // Every completed write's metadata (cached per instant): replacecommits hide groups, and the write stats
+      // name the live files the view checks storage still holds.
       const replaced: ReplaceRecord[] = [];
-      for (const i of this.timeline.completedWrites()) {
-        if (i.action !== 'replacecommit') continue;
-        const md = await this.commitMetadata(i);
-        replaced.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: md.partitionToReplaceFileIds });
-      }
-      return new FileSystemView({ files: await this.dataFiles(), timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced });
+      const committed: CommittedWrite[] = [];
+      const writes = this.timeline.completedWrites();
+      const metadata = await Promise.all(writes.map((i) => this.commitMetadata(i)));
+      writes.forEach((i, n) => {
+        const md = metadata[n] as CommitMetadata;
+        if (i.action === 'replacecommit') replaced.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: md.partitionToReplaceFileIds });
+        committed.push({ instantTime: i.requestedTime, completionTime: i.completionTime, metadata: md });
+      });
+      return new FileSystemView({ files: await this.dataFiles(), timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed });
     })();
     return this.view;
   }

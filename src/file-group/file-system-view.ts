@@ -1,9 +1,11 @@
 // The file-system view: turns a storage listing plus the timeline into file groups and slices, and answers
 // "latest slices as of T" (hudi-format.md §4.3): uncommitted files dropped, replaced groups removed,
-// logs attached by base instant (layout 1) or by deltacommit completion time (layout 2), junk ignored.
+// logs attached by base instant (layout 1) or by deltacommit completion time (layout 2), junk ignored; and,
+// given the completed writes' metadata, live files the timeline promises but storage lacks → NOT_FOUND.
 import type { FileInfo } from '../storage/storage.js';
 import { compareInstantTimes } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
+import { checkLiveFiles, expectedGroups, type CommittedWrite, type ExpectedGroup } from './committed-files.js';
 import { compareLogFiles, parseBaseFileName, parseLogFileName } from './file-names.js';
 import { fileGroupKey, type BaseFile, type FileGroup, type FileSlice, type LogFile } from './file-slice.js';
 
@@ -21,6 +23,11 @@ export interface FileSystemViewInput {
   timelineLayoutVersion: 1 | 2;
   /** Completed replacecommits (insert overwrite, clustering) and their replaced groups. */
   replaced: readonly ReplaceRecord[];
+  /**
+   * The completed writes of the active timeline with their metadata. When given, {@link FileSystemView.latestSlices}
+   * checks that every live file their write stats name is in `files` (`NOT_FOUND` naming it otherwise).
+   */
+  committed?: readonly CommittedWrite[] | undefined;
 }
 
 /** Options of {@link FileSystemView.latestSlices}. */
@@ -39,13 +46,17 @@ const after = (a: string, b: string) => compareInstantTimes(a, b) > 0;
 export class FileSystemView {
   private readonly groups = new Map<string, FileGroup>();
   private readonly input: FileSystemViewInput;
+  private readonly expected: Map<string, ExpectedGroup> | undefined;
+  private readonly listed = new Set<string>();
 
   constructor(input: FileSystemViewInput) {
     this.input = input;
     const { timeline } = input;
     const logs: LogFile[] = [];
+    this.expected = input.committed ? expectedGroups(input.committed, input.timelineLayoutVersion) : undefined;
     for (const f of input.files) {
       if (f.kind !== 'file' || f.path.startsWith('.hoodie/') || f.path.startsWith('__MACOSX/')) continue;
+      if (this.expected) this.listed.add(f.path);
       const slash = f.path.lastIndexOf('/');
       const partitionPath = slash < 0 ? '' : f.path.slice(0, slash);
       const name = slash < 0 ? f.path : f.path.slice(slash + 1);
@@ -99,11 +110,13 @@ export class FileSystemView {
   /**
    * The latest slice of every live file group as of T: the slice with the greatest base instant ≤ T, with
    * (layout 2) only the logs of deltacommits requested ≤ T. Groups replaced at or before T are left out.
+   * With `committed` input: a live file of the selected partitions missing from the listing → `NOT_FOUND`.
    */
   latestSlices(query: SliceQuery = {}): FileSlice[] {
     const { asOf, partitionFilter, baseFilesOnly } = query;
     const replaced = this.replacedGroups(asOf);
     const out: FileSlice[] = [];
+    const chosenByGroup = new Map<string, FileSlice>();
     for (const [key, g] of this.groups) {
       if (replaced.has(key) || (partitionFilter && !partitionFilter(g.partitionPath))) continue;
       let chosen: FileSlice | undefined;
@@ -113,10 +126,12 @@ export class FileSystemView {
         chosen = s;
       }
       if (!chosen) continue;
+      chosenByGroup.set(key, chosen);
       const logFiles = baseFilesOnly ? [] : chosen.logFiles.filter((l) => asOf === undefined || l.completionTime === undefined || !after(l.instantTime, asOf));
       if (!chosen.baseFile && logFiles.length === 0) continue;
       out.push({ ...chosen, logFiles });
     }
+    if (this.expected) checkLiveFiles({ expected: this.expected, listed: this.listed, chosen: chosenByGroup, replaced, asOf, partitionFilter, baseFilesOnly: baseFilesOnly === true });
     return out.sort((a, b) => (a.partitionPath < b.partitionPath ? -1 : a.partitionPath > b.partitionPath ? 1 : a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0));
   }
 
