@@ -12,7 +12,7 @@ import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
 import type { Action } from '../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
-import { abortWrite, completeWrite, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { abortWrite, completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
@@ -29,16 +29,22 @@ import { yielder } from './yield.js';
 import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import { clean } from './clean.js';
 import { archive } from './archival.js';
+import { runPostCommit, type PostCommitService, type WriteWarning } from './post-commit.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
 
-/** What a write did. */
+/** What a write did. The write is committed: every field describes a completed instant. */
 export interface WriteResult {
   /** The commit's instant time. */
   instant: string;
   operation: WriteOperation;
   stats: { inserted: number; updated: number; deleted: number; filesWritten: number; bytesWritten: number; partitions: string[]; replacedFileGroups: number };
+  /**
+   * Post-commit steps (inline compaction, clean, archival, record-index update) that failed after the commit:
+   * the write itself succeeded and must not be retried. Empty when every step succeeded.
+   */
+  warnings: WriteWarning[];
 }
 
 /** What one write call asks for. */
@@ -59,10 +65,22 @@ export interface WriteRequest {
 
 const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRITE_TABLE', 'DELETE_PARTITION']);
 
-/** Run one write against the table in `storage`. */
+/**
+ * Run one write against the table in `storage`. It resolves once the completed instant exists, even when a
+ * post-commit service then fails (that failure is a warning on the result); it rejects only when the write
+ * did not commit, and then leaves nothing behind (or a pending instant the next writer rolls back).
+ */
 export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
   const options = resolveWriteOptions(request.defaults, request.options);
   const input = request.input === undefined ? [] : await collectRows(request.input);
+  const { result, tableType } = await commitWithRetries(storage, request, options, input);
+  // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
+  result.warnings.push(...(await runTableServices(storage, tableType, options)));
+  return result;
+}
+
+/** The write's attempts: one, plus one per lost conflict while `retryOnConflict` allows. */
+async function commitWithRetries(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await writeOnce(storage, request, options, input);
@@ -73,9 +91,9 @@ export async function write(storage: Storage, request: WriteRequest): Promise<Wr
   }
 }
 
-async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<WriteResult> {
+async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
   await finishPendingRestores(storage, request.now ? { now: request.now } : {});
-  await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs);
+  await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs, options.clock);
   const state = await TableState.load(storage);
   const { config } = state;
   if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
@@ -122,18 +140,29 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
     throw err;
   }
   if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
-  await runTableServices(storage, config.tableType, options);
-  return result;
+  return { result, tableType: config.tableType };
 }
 
-/** Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival. */
-export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<void> {
+/**
+ * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
+ * Each runs even when an earlier one failed; failures come back as warnings, never thrown.
+ */
+export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
+  const steps: [PostCommitService, () => Promise<unknown>][] = [];
   if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
-    await scheduleCompaction(storage, options.compaction, false, options);
-    await runPendingCompactions(storage, options);
+    steps.push(['compaction', async () => {
+      await scheduleCompaction(storage, options.compaction, false, options);
+      await runPendingCompactions(storage, options);
+    }]);
   }
-  if (options.clean.automatic) await clean(storage, options.clean);
-  if (options.archive.automatic) await archive(storage, options.archive);
+  if (options.clean.automatic) steps.push(['clean', () => clean(storage, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  if (options.archive.automatic) steps.push(['archival', () => archive(storage, options.archive)]);
+  const warnings: WriteWarning[] = [];
+  for (const [service, step] of steps) {
+    const warning = await runPostCommit(service, step);
+    if (warning) warnings.push(warning);
+  }
+  return warnings;
 }
 
 function deleteByKey(key: string, index: number): HoodieRecord {
@@ -302,14 +331,18 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   });
   const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
   for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
-  await completeWrite(storage, state, inflight, metadata, touched, options.heartbeatTimeoutMs);
+  try {
+    await completeWrite(storage, state, inflight, metadata, touched, options.heartbeatTimeoutMs);
+  } catch (err) {
+    // The completed file may have landed with its acknowledgement lost: then the write has succeeded.
+    if (!(await completedFileExists(state, inflight))) throw err;
+    await inflight.heartbeat.stop().catch(() => undefined);
+  }
+  const warnings: WriteWarning[] = [];
   if (options.index === 'RECORD_INDEX') {
     // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
-    try {
-      await updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys));
-    } catch (err) {
-      if (!(err instanceof LakeletError)) throw err;
-    }
+    const warning = await runPostCommit('record-index', async () => updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys)));
+    if (warning) warnings.push(warning);
   }
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
 
@@ -328,7 +361,18 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       partitions: [...new Set(results.map((r) => r.stat.partitionPath))].sort(),
       replacedFileGroups: [...replaced.values()].reduce((a, ids) => a + ids.length, 0),
     },
+    warnings,
   };
+}
+
+/** Does this write's completed instant file exist? (Only this writer creates it: its instant is its own.) */
+async function completedFileExists(state: TableState, inflight: InflightWrite): Promise<boolean> {
+  try {
+    await state.storage.head(`${state.config.timelinePath}/${instantFileNames(inflight.instantTime, inflight.action).completed}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Sort records by partition, then key (bulk insert): grouped by partition first, each group sorted by key. */
