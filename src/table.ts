@@ -279,7 +279,9 @@ export class Table {
       await checkTableMaintainable(storage, 'write');
       return await withTableWriteLock(storage, () => write(storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap }));
     } finally {
-      await this.refresh();
+      // A committed write resolves even if re-reading the table fails (a later refresh() catches up), and a
+      // failed one reports its own error, not the refresh's.
+      await this.refresh().catch(() => undefined);
     }
   }
 
