@@ -2,6 +2,7 @@
 // schema-evolution rules a new write schema must satisfy against the table's current one.
 import { LakeletError } from '../errors.js';
 import type { AvroField, AvroRecordSchema, AvroSchema } from './avro/schema.js';
+import { loneSurrogateProblem } from './well-formed.js';
 import { fractionMicros, MicrosDate } from './timestamp-micros.js';
 import { bigIntFromTwosComplement, formatDecimal } from './values.js';
 
@@ -37,6 +38,13 @@ function fail(row: number, path: string, message: string, value: unknown): Lakel
 
 function expects(row: number, path: string, typeName: string, value: unknown, why = ''): LakeletError {
   return fail(row, path, `expects ${typeName}, got ${show(value)}${why}`, value);
+}
+
+/** `text`, unless it holds a lone surrogate (stored as UTF-8 it would change: a key would no longer match). */
+function wellFormed(text: string, path: string, row: number): string {
+  const problem = loneSurrogateProblem(text);
+  if (problem !== undefined) throw fail(row, path, problem, text);
+  return text;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => {
@@ -264,7 +272,7 @@ function compileNode(type: AvroSchema, memo: Map<AvroSchema, Coerce>): Coerce {
       };
     }
     case 'string':
-      return (v, p, r) => { if (typeof v === 'string') return v; throw expects(r, p, name, v); };
+      return (v, p, r) => { if (typeof v === 'string') return wellFormed(v, p, r); throw expects(r, p, name, v); };
     case 'bytes':
       return (v, p, r) => {
         if (v instanceof Uint8Array) return v;
@@ -304,6 +312,7 @@ function compileNode(type: AvroSchema, memo: Map<AvroSchema, Coerce>): Coerce {
         const out: Record<string, unknown> = {};
         for (const [k, x] of entries) {
           if (typeof k !== 'string') throw expects(r, p, `${name} with string keys`, k);
+          wellFormed(k, p, r);
           Object.defineProperty(out, k, { value: value(x, `${p}.${k}`, r), enumerable: true, writable: true, configurable: true });
         }
         return out;

@@ -3,6 +3,7 @@
 import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
+import { loneSurrogateProblem } from '../format/well-formed.js';
 import { hudiValueString, lookupField } from './field-value.js';
 import { DEFAULT_PARTITION_PATH, assertSafePartitionPath, encodePartitionValue, escapePathName } from './partition-path.js';
 import { createTimestampPartitionFormatter, timestampOptionsFromProperties, type TimestampKeyGenOptions } from './timestamp-key-generator.js';
@@ -147,7 +148,10 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
 
   const valueString = (row: Readonly<Record<string, unknown>>, field: string): string | null => {
     const { value, type: fieldType } = lookupField(row, field, schema);
-    return hudiValueString(value, fieldType, field);
+    const text = hudiValueString(value, fieldType, field);
+    const problem = text === null ? undefined : loneSurrogateProblem(text);
+    if (problem !== undefined) throw invalid(`field '${field}' ${problem}`, { field, value: text });
+    return text;
   };
 
   const simpleKey = (row: Readonly<Record<string, unknown>>): string => {

@@ -299,3 +299,14 @@ describe('key generator names', () => {
     expect(kg.partitionPath({ id: 'a', ts: 1705314600000 })).toBe('ts=2024/01/15');
   });
 });
+
+describe('lone surrogates in keys and partition values (D7)', () => {
+  test('are refused with INVALID_ARGUMENT naming the field (UTF-8 would turn them into U+FFFD)', () => {
+    const kg = createKeyGenerator({ ...base, type: 'COMPLEX', recordKeyFields: ['a', 'b'], partitionFields: ['p'] });
+    expect(kg.recordKey({ a: 'x', b: '😀' })).toBe('a:x,b:😀');
+    expect(thrown(() => kg.recordKey({ a: 'x', b: 'y\ud800' }))).toMatchObject({ code: 'INVALID_ARGUMENT', context: { field: 'b' } });
+    expect(thrown(() => kg.partitionPath({ p: '\udc00' }))).toMatchObject({ code: 'INVALID_ARGUMENT', context: { field: 'p' } });
+    const one = simple();
+    expect(thrown(() => one.recordKey({ id: 'k\ud800' })).message).toMatch(/lone UTF-16 surrogate/);
+  });
+});

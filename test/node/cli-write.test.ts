@@ -487,3 +487,16 @@ describe('lakelet create: the key generator (issue 17)', () => {
     });
   }
 });
+
+describe('lakelet upsert: strings the table cannot store exactly (D7)', () => {
+  test('a JSON \\ud800 escape in a string is refused with the input line; the table is unchanged', async () => {
+    const dir = await createTrips();
+    const up = await runCli('upsert', dir, '--input', file('t.jsonl', TRIPS), '-q');
+    expect(up.code).toBe(0);
+    const before = listing(dir);
+    const bad = await runCli('upsert', dir, '--input', file('s.jsonl', '{"id":7,"name":"ok","city":"c","ts":1}\n{"id":8,"name":"k\\ud800","city":"c","ts":1}\n'), '-q');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^lakelet: row 1: field 'name' holds a lone UTF-16 surrogate \(\\ud800\).*s\.jsonl line 2\)\n$/);
+    expect(listing(dir)).toEqual(before);
+  });
+});
