@@ -3,6 +3,7 @@ export { LakeletError, isLakeletError, type LakeletErrorCode, type LakeletErrorC
 export { Table, openTable, createTable, type FileSliceOptions, type RowsOptions } from './table.js';
 export type { CreateTableOptions } from './engine/create-table.js';
 export type { WriteResult, WriteOperation } from './engine/write-client.js';
+export type { WriteWarning, PostCommitService } from './engine/post-commit.js';
 export type { WriteOptions, WriteProgress } from './engine/write-config.js';
 export { systemClock, manualClock, type Clock } from './engine/clock.js';
 export type { WriteInput } from './engine/write-input.js';
