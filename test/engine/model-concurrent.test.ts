@@ -43,5 +43,11 @@ test('the same seed gives the same interleaving, trace and outcomes', async () =
     expect(a.trace.length).toBeGreaterThan(50);
     expect(b.trace).toEqual(a.trace);
     expect(b.outcomes).toEqual(a.outcomes);
+    // The actors really interleave: all three take turns, many times over.
+    const actors = a.trace.map((line) => line.split(' ')[2]).filter((x) => x !== '-');
+    expect(new Set(actors)).toEqual(new Set(['w1', 'w2', 'svc']));
+    expect(actors.filter((x, i) => i > 0 && x !== actors[i - 1]).length).toBeGreaterThan(20);
+    // And another seed interleaves differently.
+    expect((await runConcurrent(seed + 1, type)).trace).not.toEqual(a.trace);
   }
 });

@@ -146,7 +146,7 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
   const jumps = rnd.chance(0.3);
   const events: { actor: string; step: number; path: string; created: boolean; bytes: Uint8Array }[] = [];
   const sched: Scheduler = new Scheduler(base, seed, clock, {
-    jumpProbability: jumps ? 0.01 : 0, jumpMs: HEARTBEAT_TIMEOUT_MS + 1,
+    jumpProbability: jumps ? 0.01 : 0, jumpMs: HEARTBEAT_TIMEOUT_MS + 1, instantStepProbability: 0.3,
     onWrite: (actor, path, bytes, made) => events.push({ actor, step: sched.steps, path, created: made, bytes }),
   });
   const plans: Record<string, ActorOp[]> = {
@@ -177,6 +177,16 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
   }
   await sched.run(bodies);
 
+  const allOps = Object.values(plans).flat();
+  const outcomes = allOps.map((o) => `${o.actor} ${o.label} [${o.start}..${o.end}] → ${o.outcome?.ok ? `ok ${o.outcome.instant ?? ''}` : `${o.outcome?.code} ${o.outcome?.message}`}`);
+  const empty: ConcurrentRunResult = {
+    seed, type, problems, trace: sched.traceLines(), outcomes,
+    succeeded: allOps.filter((o) => o.apply && o.outcome?.ok).length,
+    conflicts: allOps.filter((o) => o.apply && !o.outcome?.ok).length,
+    services: allOps.filter((o) => !o.apply && o.outcome?.ok).length,
+    completionOrderMatched: false,
+  };
+
   // Recovery: past every heartbeat timeout, one more write rolls back what is left pending; a compaction
   // must then succeed (no wedged plan), and every instant must be completed.
   clock.advance(2 * HEARTBEAT_TIMEOUT_MS + 1);
@@ -188,7 +198,8 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
   } catch (err) {
     problems.push(`recovery write / compaction failed: ${String((err as Error)?.message ?? err)}`);
   }
-  const reopened = await openTable(base);
+  const reopened = await openTable(base).catch((err: unknown) => err as Error);
+  if (reopened instanceof Error) return { ...empty, problems: [...problems, `the table does not open after recovery: ${reopened.message}`] };
   const pending = reopened.timeline.filter((i) => i.state !== 'COMPLETED').map((i) => i.fileName);
   if (pending.length > 0) problems.push(`instants left pending after recovery: ${pending.join(', ')}`);
   if ((await base.list('.hoodie')).some((f) => f.path.endsWith('.lakelet-commit.lock'))) problems.push('the commit lock is still held after recovery');
@@ -204,12 +215,20 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
       problems.push(`unreadable rollback plan ${e.path}`);
     }
   }
-  const commits = events.filter((e) => e.created && /^\.hoodie\/\d{17}\.(commit|deltacommit|replacecommit)$/.test(e.path) && !compactions.has(e.path.slice(8, 25)));
-  const allOps = Object.values(plans).flat();
+  // An instant time names one instant: two actions requesting the same time is a broken timeline.
+  const requested = new Map<string, Set<string>>();
+  for (const e of events) {
+    const m = /^\.hoodie\/(\d{17})\.(\w+)\.requested$/.exec(e.path);
+    if (m && e.created) requested.set(m[1] as string, (requested.get(m[1] as string) ?? new Set()).add(`${m[2]} by ${e.actor}@${e.step}`));
+  }
+  for (const [t, by] of requested) if (by.size > 1) problems.push(`instant time ${t} was requested twice: ${[...by].join(', ')}`);
+  const completedFiles = events.filter((e) => e.created && /^\.hoodie\/\d{17}\.(commit|deltacommit|replacecommit)$/.test(e.path));
+  // Data commits: a compaction's `<c>.commit` is not one.
+  const commits = completedFiles.filter((e) => !(e.path.endsWith('.commit') && compactions.has(e.path.slice(8, 25))));
   for (const op of allOps.filter((o) => o.apply)) {
     const o = op.outcome;
     if (o?.ok) {
-      if (!commits.some((c) => c.actor === op.actor && c.path.slice(8, 25) === o.instant)) problems.push(`${op.actor} ${op.label}: reported success at ${o.instant} but never created its completed instant`);
+      if (!completedFiles.some((c) => c.actor === op.actor && c.path.slice(8, 25) === o.instant)) problems.push(`${op.actor} ${op.label}: reported success at ${o.instant} but never created its completed instant`);
       const by = o.instant === undefined ? undefined : rolledBack.get(o.instant);
       if (by) problems.push(`${op.actor} ${op.label}: reported success at ${o.instant}, but ${by} rolled that instant back`);
     } else {
@@ -219,7 +238,8 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
   }
 
   // The table against the serial orders of the successful writes.
-  const actual = await snapshot(reopened);
+  const actual = await snapshot(reopened).catch((err: unknown) => err as Error);
+  if (actual instanceof Error) return { ...empty, problems: [...problems, `the table cannot be read after recovery: ${actual.message}`] };
   const keyOf = (r: string) => (global ? r.split('|')[1] : r.split('|').slice(0, 2).join('|'));
   const dupes = actual.map(keyOf).filter((k, i, all) => all.indexOf(k) !== i);
   if (dupes.length > 0) problems.push(`duplicate keys: ${dupes.join(', ')}`);
@@ -235,12 +255,5 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
     const got = new Set(actual);
     problems.push(`the table matches no serial order of the ${byCompletion.length} successful writes (${orders.length} orders tried); against the completion order: missing ${[...expected].filter((r) => !got.has(r)).join(' ')}; unexpected ${actual.filter((r) => !expected.has(r)).join(' ')}`);
   }
-  const outcomes = allOps.map((o) => `${o.actor} ${o.label} [${o.start}..${o.end}] → ${o.outcome?.ok ? `ok ${o.outcome.instant ?? ''}` : `${o.outcome?.code} ${o.outcome?.message}`}`);
-  return {
-    seed, type, problems, trace: sched.traceLines(), outcomes,
-    succeeded: allOps.filter((o) => o.apply && o.outcome?.ok).length,
-    conflicts: allOps.filter((o) => o.apply && !o.outcome?.ok).length,
-    services: allOps.filter((o) => !o.apply && o.outcome?.ok).length,
-    completionOrderMatched,
-  };
+  return { ...empty, completionOrderMatched };
 }

@@ -38,6 +38,8 @@ export interface TraceEntry {
 export interface SchedulerOptions {
   /** Virtual milliseconds every granted call takes (default 1). */
   stepMs?: number;
+  /** With this probability per step the call takes no time at all: two actors act in the same millisecond. */
+  instantStepProbability?: number;
   /** With this probability per step the clock jumps `jumpMs` first: everyone "paused" that long (default 0). */
   jumpProbability?: number;
   jumpMs?: number;
@@ -194,7 +196,7 @@ export class Scheduler {
         this.clock.advance(this.options.jumpMs ?? 0);
         this.trace.push({ step: this.step, actor: '-', call: 'sleep', path: `jump ${this.options.jumpMs ?? 0}`, outcome: 'ok', at: this.clock.now() });
       }
-      this.clock.advance(stepMs);
+      if (!(this.options.instantStepProbability && this.rnd.chance(this.options.instantStepProbability))) this.clock.advance(stepMs);
       const entry: TraceEntry = { step: ++this.step, actor: actor.name, call: w.call, path: w.path, outcome: 'ok', at: this.clock.now() };
       this.trace.push(entry);
       try {
