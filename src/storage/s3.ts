@@ -40,6 +40,11 @@ export interface S3StorageOptions {
 const MiB = 1024 * 1024;
 /** How many parts of one multipart upload are sent at once. */
 const PART_CONCURRENCY = 4;
+/**
+ * User metadata every conditional create carries: a fresh token, so that a retried create answered 412 can
+ * tell our own object (an earlier attempt landed, its answer was lost) from another writer's.
+ */
+const CREATE_TOKEN_HEADER = 'x-amz-meta-lakelet-create';
 
 /**
  * A Storage over an S3-compatible bucket, signed with SigV4. Reads use explicit byte ranges
@@ -59,6 +64,8 @@ interface SendOptions {
   key: string;
   /** Further statuses to retry (besides network errors, 5xx and 429). */
   retryOn?: (res: Response) => boolean;
+  /** Called before each attempt (the first and every retry). */
+  onAttempt?: () => void;
 }
 
 function arrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -109,6 +116,7 @@ class S3Storage implements Storage {
     const payloadHash = body === undefined ? EMPTY_SHA256 : await sha256Hex(body);
     try {
       return await withRetries(async () => {
+        o.onAttempt?.();
         const signed = await signRequest({ method, url, headers: o.headers ?? {}, payloadHash }, this.scope);
         const init: RequestInit = { method, headers: signed.headers };
         if (body !== undefined) init.body = body;
@@ -199,10 +207,15 @@ class S3Storage implements Storage {
     if (bytes.length > this.threshold) return this.multipart(p, key, bytes, true);
     // 409 ConditionalRequestConflict: a concurrent write to the key was in flight; S3 asks to retry, and
     // the retry settles it (200 if that write failed, 412 if it won).
-    const res = await this.send('PUT', this.objectUrl(key), { key, body: bytes, headers: { 'if-none-match': '*' }, retryOn: (r) => r.status === 409 });
+    const token = crypto.randomUUID();
+    let attempts = 0;
+    const res = await this.send('PUT', this.objectUrl(key), {
+      key, body: bytes, headers: { 'if-none-match': '*', [CREATE_TOKEN_HEADER]: token }, retryOn: (r) => r.status === 409, onAttempt: () => void attempts++,
+    });
     if (res.status === 412 || res.status === 409) {
       await res.body?.cancel().catch(() => undefined);
-      return false;
+      // After a retry, the object may be our own earlier attempt whose answer was lost.
+      return attempts > 1 ? this.createdByUs(p, key, bytes, token) : false;
     }
     if (!res.ok) throw await this.failure(res, 'cannot PUT (If-None-Match)', p, key, false);
     await res.body?.cancel().catch(() => undefined);
@@ -211,7 +224,8 @@ class S3Storage implements Storage {
 
   /** A multipart upload; with `ifAbsent` the completion carries `If-None-Match: *` (412 → false). */
   private async multipart(p: string, key: string, bytes: Uint8Array, ifAbsent: boolean): Promise<boolean> {
-    const start = await this.send('POST', this.objectUrl(key, 'uploads'), { key });
+    const token = crypto.randomUUID();
+    const start = await this.send('POST', this.objectUrl(key, 'uploads'), { key, headers: { [CREATE_TOKEN_HEADER]: token } });
     if (!start.ok) throw await this.failure(start, 'cannot start a multipart upload of', p, key, false);
     const uploadId = xmlText(await start.text(), 'UploadId');
     if (uploadId === undefined || uploadId === '') throw new LakeletError('STORAGE', `storage(${this.label}): no UploadId in the answer to a multipart upload of key ${JSON.stringify(key)}`, { path: p, key });
@@ -236,18 +250,26 @@ class S3Storage implements Storage {
       const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
       const headers: Record<string, string> = { 'content-type': 'application/xml' };
       if (ifAbsent) headers['if-none-match'] = '*';
-      const done = await this.send('POST', this.objectUrl(key, idQuery), { key, body: new TextEncoder().encode(xml), headers });
+      let attempts = 0;
+      const done = await this.send('POST', this.objectUrl(key, idQuery), { key, body: new TextEncoder().encode(xml), headers, onAttempt: () => void attempts++ });
       if (ifAbsent && (done.status === 412 || done.status === 409)) {
         await done.body?.cancel().catch(() => undefined);
+        if (attempts > 1 && (await this.createdByUs(p, key, bytes, token))) return true; // an earlier completion landed
         await this.abort(key, idQuery);
         return false;
+      }
+      // A retried completion whose earlier attempt landed finds the upload gone.
+      if (done.status === 404 && attempts > 1) {
+        await done.body?.cancel().catch(() => undefined);
+        if (await this.createdByUs(p, key, bytes, token)) return true;
+        throw new LakeletError('STORAGE', `storage(${this.label}): the multipart upload of key ${JSON.stringify(key)} vanished before its retried completion`, { path: p, key });
       }
       if (!done.ok) throw await this.failure(done, 'cannot complete the multipart upload of', p, key, false);
       // S3 may answer 200 and still report an error in the body.
       const text = await done.text();
       if (/<Error[\s>]/.test(text)) {
         const { code, message } = parseS3Error(text);
-        if (ifAbsent && code === 'PreconditionFailed') return false;
+        if (ifAbsent && code === 'PreconditionFailed') return attempts > 1 && (await this.createdByUs(p, key, bytes, token));
         throw new LakeletError('STORAGE', `storage(${this.label}): completing the multipart upload of key ${JSON.stringify(key)} failed (${code}: ${message})`, { path: p, key, s3Code: code });
       }
       return true;
@@ -255,6 +277,27 @@ class S3Storage implements Storage {
       await this.abort(key, idQuery);
       throw err;
     }
+  }
+
+  /**
+   * Whether the object at `key`, which refused a retried conditional create, is the one an earlier attempt of
+   * ours created (S3 applied it, its answer was lost): its create token is ours. Another writer's object — even
+   * with equal bytes, such as an empty requested instant — is not. Without a readable token (a store that drops
+   * user metadata; a browser whose bucket CORS rule does not expose the header) different bytes still prove it
+   * is not ours; equal bytes cannot be told apart and fail with `STORAGE` rather than guess.
+   */
+  private async createdByUs(p: string, key: string, bytes: Uint8Array, token: string): Promise<boolean> {
+    const res = await this.send('GET', this.objectUrl(key), { key });
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return false; // gone again: not a file this call created
+    }
+    if (!res.ok) throw await this.failure(res, 'cannot GET (to check a retried conditional create of)', p, key);
+    const theirs = res.headers.get(CREATE_TOKEN_HEADER);
+    const stored = new Uint8Array(await res.arrayBuffer());
+    if (theirs !== null) return theirs === token;
+    if (stored.length !== bytes.length || stored.some((b, i) => b !== bytes[i])) return false;
+    throw new LakeletError('STORAGE', `storage(${this.label}): cannot tell whether the retried conditional create of key ${JSON.stringify(key)} landed: the object has our bytes but no readable ${CREATE_TOKEN_HEADER} (a bucket CORS rule must expose it)`, { path: p, key });
   }
 
   private async abort(key: string, idQuery: string): Promise<void> {

@@ -1,6 +1,7 @@
 // A tiny in-memory S3 (path-style, one bucket) behind a fetch function, for the paths s3rver cannot test:
 // `If-None-Match: *` on PUT and on CompleteMultipartUpload (s3rver ignores it), injected 5xx/429/network
-// faults, 403s, and small ListObjectsV2 pages. It also re-checks every request's SigV4 signature.
+// faults (instead of serving a request, or after serving it: a lost acknowledgement), 403s, user metadata
+// (`x-amz-meta-*`) and small ListObjectsV2 pages. It also re-checks every request's SigV4 signature.
 import { sha256Hex, signRequest, type SigV4Credentials } from '../../src/storage/sigv4.js';
 
 /** One request the fake saw. */
@@ -10,15 +11,25 @@ export interface FakeRequest {
   headers: Record<string, string>;
 }
 
-/** What to answer instead of serving the next matching request. */
-export type Fault = { status: number; retryAfter?: string } | 'network';
+/**
+ * What to answer to the next matching request: a status or a network error instead of serving it, or
+ * (`lostAck`) serve it — its effect is applied — and then answer that status or fail as a network error.
+ */
+export type Fault = { status: number; retryAfter?: string } | 'network' | { lostAck: number | 'network' };
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const errorXml = (code: string, message: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${xml(message)}</Message></Error>`;
 
+/** The `x-amz-meta-*` headers of a request (S3 stores them with the object). */
+function userMetadata(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => k.startsWith('x-amz-meta-')));
+}
+
 /** An in-memory S3 bucket served through {@link S3Fake.fetch}. */
 export class S3Fake {
   readonly objects = new Map<string, Uint8Array>();
+  /** User metadata (`x-amz-meta-*` request headers) of each object, returned on GET and HEAD. */
+  readonly metadata = new Map<string, Record<string, string>>();
   readonly requests: FakeRequest[] = [];
   /** Faults answered, in order, to the next requests (matching `faultFilter` when set). */
   faults: Fault[] = [];
@@ -29,7 +40,7 @@ export class S3Fake {
   readonly denied = new Set<string>();
   /** Signature mismatches seen (should stay empty). */
   readonly badSignatures: string[] = [];
-  private readonly uploads = new Map<string, { key: string; parts: Map<number, Uint8Array> }>();
+  private readonly uploads = new Map<string, { key: string; parts: Map<number, Uint8Array>; meta: Record<string, string> }>();
   private nextUpload = 1;
 
   constructor(readonly bucket = 'lake', private readonly credentials: SigV4Credentials = { accessKeyId: 'AKIDFAKE', secretAccessKey: 'fake-secret' }, private readonly region = 'us-east-1') {}
@@ -45,6 +56,13 @@ export class S3Fake {
     if (this.faults.length > 0 && (this.faultFilter?.(method, url) ?? true)) {
       const fault = this.faults.shift() as Fault;
       if (fault === 'network') throw new TypeError('fetch failed (injected)');
+      if ('lostAck' in fault) {
+        await this.checkSignature(method, url, headers, body);
+        const served = this.serve(method, url, headers, body);
+        await served.body?.cancel();
+        if (fault.lostAck === 'network') throw new TypeError('fetch failed after the request was applied (injected)');
+        return new Response(errorXml('InternalError', 'injected after the request was applied'), { status: fault.lostAck });
+      }
       const h: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter };
       return new Response(errorXml('SlowDown', 'injected'), { status: fault.status, headers: h });
     }
@@ -81,7 +99,7 @@ export class S3Fake {
     if (key === '' && method === 'GET' && q.get('list-type') === '2') return this.list(q);
     if (method === 'POST' && q.has('uploads')) {
       const id = `upload-${this.nextUpload++}`;
-      this.uploads.set(id, { key, parts: new Map() });
+      this.uploads.set(id, { key, parts: new Map(), meta: userMetadata(headers) });
       return new Response(`<InitiateMultipartUploadResult><Bucket>${this.bucket}</Bucket><Key>${xml(key)}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
     }
     const uploadId = q.get('uploadId');
@@ -108,6 +126,7 @@ export class S3Fake {
           at += c.length;
         }
         this.objects.set(key, total);
+        this.metadata.set(key, upload.meta);
         this.uploads.delete(uploadId);
         return new Response(`<CompleteMultipartUploadResult><Key>${xml(key)}</Key><ETag>"done"</ETag></CompleteMultipartUploadResult>`);
       }
@@ -115,12 +134,12 @@ export class S3Fake {
     const obj = this.objects.get(key);
     switch (method) {
       case 'HEAD':
-        return obj ? new Response(null, { status: 200, headers: { 'content-length': String(obj.length), 'last-modified': new Date(0).toUTCString() } }) : new Response(null, { status: 404 });
+        return obj ? new Response(null, { status: 200, headers: { 'content-length': String(obj.length), 'last-modified': new Date(0).toUTCString(), ...this.metadata.get(key) } }) : new Response(null, { status: 404 });
       case 'GET': {
         if (!obj) return new Response(errorXml('NoSuchKey', 'The specified key does not exist.'), { status: 404 });
         const range = /^bytes=(\d+)-(\d+)$/.exec(headers.range ?? '');
         if (headers.range !== undefined && !range) return new Response(errorXml('InvalidArgument', `unsupported range ${headers.range}`), { status: 400 });
-        if (!range) return new Response(obj.slice(), { status: 200 });
+        if (!range) return new Response(obj.slice(), { status: 200, headers: { ...this.metadata.get(key) } });
         const start = Number(range[1]);
         const end = Math.min(Number(range[2]), obj.length - 1);
         if (start >= obj.length) return new Response(errorXml('InvalidRange', 'The requested range is not satisfiable'), { status: 416 });
@@ -129,9 +148,11 @@ export class S3Fake {
       case 'PUT':
         if (headers['if-none-match'] === '*' && this.objects.has(key)) return new Response(errorXml('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold'), { status: 412 });
         this.objects.set(key, body);
+        this.metadata.set(key, userMetadata(headers));
         return new Response(null, { status: 200, headers: { etag: '"x"' } });
       case 'DELETE':
         this.objects.delete(key);
+        this.metadata.delete(key);
         return new Response(null, { status: 204 });
       default:
         return new Response(errorXml('MethodNotAllowed', method), { status: 405 });

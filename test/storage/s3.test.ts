@@ -2,7 +2,7 @@
 // which s3rver cannot honour: it ignores If-None-Match), the same full contract against an in-memory S3 fake
 // that implements If-None-Match, and S3 specifics: multipart, paging, explicit ranges, retries, errors.
 import { describe, expect, inject, it } from 'vitest';
-import { openTable } from '../../src/index.js';
+import { openTable, type LakeletError } from '../../src/index.js';
 import { s3Storage, type S3StorageOptions } from '../../src/storage/s3.js';
 import type { FetchLike } from '../../src/storage/http-retry.js';
 import { fixtureStorage } from '../helpers/fixtures.js';
@@ -157,6 +157,70 @@ describe('s3Storage on the S3 fake: what s3rver cannot show', () => {
     fake.faults = [{ status: 409 }];
     expect(await s.writeIfAbsent('k', enc('loser'))).toBe(false);
     expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(2);
+  });
+
+  // A conditional create whose request S3 applied but whose answer was lost: the retry sees our own object (412).
+  for (const lostAck of ['network', 503] as const) {
+    it(`writeIfAbsent whose applied PUT lost its answer (${lostAck}) reports true for our own object`, async () => {
+      const fake = new S3Fake();
+      const s = make(fake);
+      fake.faults = [{ lostAck }];
+      expect(await s.writeIfAbsent('.hoodie/1.commit.requested', new Uint8Array(0))).toBe(true);
+      expect(fake.requests.filter((r) => r.method === 'PUT')).toHaveLength(2);
+      expect(fake.objects.get('.hoodie/1.commit.requested')).toEqual(new Uint8Array(0));
+      // A later create of the same key by anyone (same bytes too) is refused.
+      expect(await s.writeIfAbsent('.hoodie/1.commit.requested', new Uint8Array(0))).toBe(false);
+      expect(fake.badSignatures).toEqual([]);
+    });
+
+    it(`a big writeIfAbsent whose applied completion lost its answer (${lostAck}) reports true`, async () => {
+      const fake = new S3Fake();
+      const s = make(fake, { multipartThreshold: 100, partSize: 64 });
+      fake.faultFilter = (method, url) => method === 'POST' && url.searchParams.has('uploadId');
+      fake.faults = [{ lostAck }];
+      expect(await s.writeIfAbsent('big', patternBytes(300))).toBe(true);
+      expect(fake.objects.get('big')).toEqual(patternBytes(300));
+      expect(await s.writeIfAbsent('big', patternBytes(300))).toBe(false);
+    });
+  }
+
+  it('writeIfAbsent whose PUT failed while another writer created the key (same bytes) reports false', async () => {
+    const fake = new S3Fake();
+    const other = make(fake);
+    // Our first attempt is not applied (503); the other writer's create of the key with equal bytes runs to
+    // completion before our retry is sent (the retry waits for it), so the retry's 412 is for their object.
+    let raced: Promise<boolean> | undefined;
+    let puts = 0;
+    const fetch: FetchLike = async (input, init) => {
+      if (init?.method === 'PUT' && puts++ === 1) await raced;
+      return fake.fetch(input, init);
+    };
+    const s = make(fake, { fetch });
+    fake.faults = [{ status: 503 }];
+    fake.faultFilter = (method) => {
+      if (method === 'PUT' && raced === undefined) raced = other.writeIfAbsent('.hoodie/2.commit.requested', new Uint8Array(0));
+      return method === 'PUT' && puts === 1;
+    };
+    expect(await s.writeIfAbsent('.hoodie/2.commit.requested', new Uint8Array(0))).toBe(false);
+    expect(await raced).toBe(true);
+    const tokens = fake.requests.filter((r) => r.method === 'PUT').map((r) => r.headers['x-amz-meta-lakelet-create']);
+    expect(tokens).toHaveLength(3); // ours (503), theirs (200), our retry (412)
+    expect(tokens[2]).toBe(tokens[0]);
+    expect(fake.metadata.get('.hoodie/2.commit.requested')?.['x-amz-meta-lakelet-create']).toBe(tokens[1]);
+  });
+
+  it('a retried create refused by an object without a readable token: different bytes → false, equal bytes → STORAGE', async () => {
+    for (const [theirs, outcome] of [[enc('other'), false], [enc('mine'), 'STORAGE']] as const) {
+      const fake = new S3Fake();
+      const s = make(fake);
+      fake.faults = [{ status: 503 }];
+      fake.faultFilter = (method) => {
+        if (method === 'PUT') fake.objects.set('k', theirs); // a store that keeps no user metadata
+        return method === 'PUT';
+      };
+      const got = await s.writeIfAbsent('k', enc('mine')).then((v) => v, (e: unknown) => (e as LakeletError).code);
+      expect(got).toBe(outcome);
+    }
   });
 
   it('retries 503, 429 (with Retry-After) and network errors, re-signing each attempt', async () => {
