@@ -228,7 +228,8 @@ function fromBase64(text: string): Uint8Array | string {
 /**
  * Turn a parsed JSON value into lakelet's value model, guided by `type` when known: numbers exactly (long →
  * bigint, decimal → its digits as text, int/float/double → number), digit strings into long/int (so the
- * output of `lakelet query`, which prints unsafe longs as strings, reads back), base64 text into bytes.
+ * output of `lakelet query`, which prints unsafe longs as strings, reads back), base64 text into bytes,
+ * `"NaN"`/`"Infinity"`/`"-Infinity"` into float/double.
  * Values that do not fit are passed on unchanged for the write's validator to name.
  */
 export function typedJson(value: unknown, type: AvroSchema | undefined): unknown {
@@ -255,6 +256,8 @@ export function typedJson(value: unknown, type: AvroSchema | undefined): unknown
       return t.type === 'long' ? BigInt(value.trim()) : Number(value.trim());
     }
     if ((t.type === 'bytes' || t.type === 'fixed') && logical !== 'decimal') return fromBase64(value);
+    // JSON has no NaN or infinities: `lakelet query` prints them as "NaN", "Infinity", "-Infinity".
+    if (t.type === 'float' || t.type === 'double') return SPECIAL_DOUBLES[value.trim().toLowerCase()] ?? value;
     return value;
   }
   if (Array.isArray(value)) return value.map((v) => typedJson(v, t.type === 'array' ? t.items : undefined));

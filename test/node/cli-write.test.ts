@@ -500,3 +500,35 @@ describe('lakelet upsert: strings the table cannot store exactly (D7)', () => {
     expect(listing(dir)).toEqual(before);
   });
 });
+
+describe('NaN and ±Infinity round-trip through query and upsert (D9)', () => {
+  test('float and double columns: CSV in, JSON lines out and back in, CSV out and back in', async () => {
+    const schema = file('s.avsc', JSON.stringify({ type: 'record', name: 'r', fields: [
+      { name: 'id', type: 'long' }, { name: 'f', type: ['null', 'float'], default: null }, { name: 'd', type: 'double' },
+    ] }));
+    const make = async () => {
+      const dir = fresh('nan');
+      expect(await runCli('create', dir, '--name', 'n', '--type', 'cow', '--record-key', 'id', '--schema', schema)).toMatchObject({ code: 0 });
+      return dir;
+    };
+    const first = await make();
+    const csvIn = 'id,f,d\n1,NaN,NaN\n2,Infinity,-Infinity\n3,-Infinity,Infinity\n4,1.5,2.5\n5,,0\n';
+    expect(await runCli('upsert', first, '--input', file('in.csv', csvIn), '-q')).toMatchObject({ code: 0, err: '' });
+    const want = [
+      { id: 1, f: 'NaN', d: 'NaN' }, { id: 2, f: 'Infinity', d: '-Infinity' }, { id: 3, f: '-Infinity', d: 'Infinity' },
+      { id: 4, f: 1.5, d: 2.5 }, { id: 5, f: null, d: 0 },
+    ];
+    expect(await queryRows(first)).toEqual(want);
+
+    const json = await runCli('query', first, '--format', 'jsonl');
+    const second = await make();
+    const up = await runCli('upsert', second, '--input', file('out.jsonl', json.out), '-q');
+    expect(up).toMatchObject({ code: 0, err: '' });
+    expect(await queryRows(second)).toEqual(want);
+
+    const csv = await runCli('query', second, '--format', 'csv');
+    const third = await make();
+    expect(await runCli('upsert', third, '--input', file('out.csv', csv.out), '-q')).toMatchObject({ code: 0, err: '' });
+    expect(await queryRows(third)).toEqual(want);
+  });
+});
