@@ -60,8 +60,11 @@ export interface PausingStorage extends Storage {
   readonly calls: readonly StorageCall[];
   /** Hold the first matching call (after `skip`) until `release()`. Each rule acts once. */
   pauseAt(match: CallMatch, options?: RuleOptions): Pause;
-  /** Fail the first matching call (after `skip`) with `STORAGE` (or `error`). Each rule acts once. */
-  failAt(match: CallMatch, options?: RuleOptions & { error?: Error }): Fault;
+  /**
+   * Fail the first matching call (after `skip`) with `STORAGE` (or `error`). The rule acts once, or on
+   * `times` matching calls (`Infinity`: every later one, as after a crash).
+   */
+  failAt(match: CallMatch, options?: RuleOptions & { error?: Error; times?: number }): Fault;
 }
 
 interface Rule {
@@ -70,6 +73,8 @@ interface Rule {
   skip: number;
   act: (c: StorageCall) => Promise<void>;
   done: boolean;
+  /** Matching calls it still acts on after this one (faults only). */
+  more?: number;
   /** For pauses: resolve `finished` once the call returned. */
   settled?: () => void;
 }
@@ -86,7 +91,8 @@ export function pausingStorage(inner: Storage, label = 'pausing'): PausingStorag
         r.skip--;
         continue;
       }
-      r.done = true;
+      if (r.more !== undefined && r.more > 0) r.more--;
+      else r.done = true;
       return r;
     }
     return undefined;
@@ -162,16 +168,23 @@ export function pausingStorage(inner: Storage, label = 'pausing'): PausingStorag
         phase,
         skip: options.skip ?? 0,
         done: false,
+        more: (options.times ?? 1) - 1,
         act: async (c) => {
           onFired(c);
           throw options.error ?? new LakeletError('STORAGE', `injected fault ${phase} ${c.method} ${c.path}${phase === 'after' ? ' (it took effect; the acknowledgement was lost)' : ''}`, { path: c.path });
         },
       };
       rules.push(rule);
+      let fired1 = false;
+      const act = rule.act;
+      rule.act = (c) => {
+        fired1 = true;
+        return act(c);
+      };
       return {
         fired,
         get hit() {
-          return rule.done;
+          return fired1;
         },
       };
     },
