@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, s3Storage, type Storage, type Table } from '../../src/index.js';
 import { nodeFsStorage } from '../../src/node/index.js';
+import { manualClock } from '../../src/engine/clock.js';
+import { heartbeatExpired } from '../../src/engine/heartbeat.js';
+import { formatInstantTime } from '../../src/timeline/instant-time.js';
 import { S3Fake } from '../storage/s3-fake.js';
 
 const dirs: string[] = [];
@@ -95,20 +98,39 @@ for (const [name, make] of Object.entries(STORES)) {
 }
 
 test('a pending write whose heartbeat stopped is rolled back by the next writer; a running one is not', async () => {
+  // The next writer's clock is pinned: heartbeats 61 s and 59 s old sit just past and just inside the 60 s timeout.
+  const now = Date.UTC(2026, 0, 1, 12);
+  const clock = manualClock(now);
   const storage = memoryStorage();
-  const t = await createTable(storage, { name: 'h', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA, ...OPTIONS });
+  const t = await createTable(storage, { name: 'h', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA, ...OPTIONS, clock });
   await t.upsert([{ id: 'a', part: 'x', ts: 1, v: 1 }], OPTIONS);
-  // A writer that died after requesting its instant: a pending instant and a heartbeat from long ago.
+  // A writer that died after requesting its instant: its last heartbeat 61 s ago.
   const dead = '20000101000000000';
   await storage.write(`.hoodie/${dead}.commit.requested`, new Uint8Array(0));
-  await storage.write(`.hoodie/.heartbeat/${dead}`, new TextEncoder().encode(String(Date.now() - 120_000)));
-  // A writer that is alive: heartbeat just now.
+  await storage.write(`.hoodie/.heartbeat/${dead}`, new TextEncoder().encode(String(now - 61_000)));
+  // A writer that is alive: its last heartbeat 59 s ago.
   const alive = '20000101000000001';
   await storage.write(`.hoodie/${alive}.commit.requested`, new Uint8Array(0));
-  await storage.write(`.hoodie/.heartbeat/${alive}`, new TextEncoder().encode(String(Date.now() + 600_000)));
-  await (await openTable(storage)).upsert([{ id: 'b', part: 'x', ts: 1, v: 2 }], OPTIONS);
+  await storage.write(`.hoodie/.heartbeat/${alive}`, new TextEncoder().encode(String(now - 59_000)));
+  await (await openTable(storage)).upsert([{ id: 'b', part: 'x', ts: 1, v: 2 }], { ...OPTIONS, clock });
+  expect(clock.now()).toBe(now); // nothing waited: the ages above are the ones the writer saw
   const after = await openTable(storage);
   expect(after.timeline.find((i) => i.requestedTime === dead)).toBeUndefined();
   expect(after.timeline.find((i) => i.requestedTime === alive)?.state).toBe('REQUESTED');
   expect(after.timeline.filter((i) => i.action === 'rollback').length).toBe(1);
+});
+
+test('heartbeat ages at the timeout boundary: 59 s and 60 s alive, 61 s expired; a missing heartbeat counts from the instant', async () => {
+  const storage = memoryStorage();
+  const at = Date.UTC(2026, 0, 1, 12);
+  const beat = '20260101115959000';
+  await storage.write(`.hoodie/.heartbeat/${beat}`, new TextEncoder().encode(String(at)));
+  const ages = [59_000, 60_000, 61_000];
+  expect(await Promise.all(ages.map((age) => heartbeatExpired(storage, beat, 60_000, at + age)))).toEqual([false, false, true]);
+  expect(await Promise.all(ages.map((age) => heartbeatExpired(storage, beat, 60_000, manualClock(at + age))))).toEqual([false, false, true]);
+  // No heartbeat file: the instant's own time is when its writer was last known alive.
+  const silent = formatInstantTime(new Date(at));
+  expect(await Promise.all(ages.map((age) => heartbeatExpired(storage, silent, 60_000, at + age)))).toEqual([false, false, true]);
+  // A shorter timeout moves the boundary with it.
+  expect(await Promise.all([9_000, 11_000].map((age) => heartbeatExpired(storage, beat, 10_000, at + age)))).toEqual([false, true]);
 });
