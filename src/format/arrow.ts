@@ -1,11 +1,13 @@
 // Arrow output: the Avro table schema mapped to an Apache Arrow schema, and rows (lakelet's value model)
-// turned into an Arrow Table column by column.
+// turned into an Arrow Table column by column. Top-level microsecond timestamp columns go through their raw
+// int64 values both ways, so microseconds survive (nested ones keep milliseconds).
 import {
   Binary, Bool, DateDay, Decimal, Field, Float32, Float64, Int32, Int64, List, Map_, Null, Schema, Struct, Table,
   TimeMicrosecond, TimeMillisecond, TimestampMicrosecond, TimestampMillisecond, Utf8, Vector,
-  vectorFromArray, DataType,
+  vectorFromArray, DataType, makeData, makeVector,
 } from 'apache-arrow';
-import { formatDecimal } from './values.js';
+import { epochMicros } from './timestamp-micros.js';
+import { dateFromMicros, formatDecimal } from './values.js';
 import type { AvroRecordSchema, AvroSchema } from './avro/schema.js';
 import { nonNullType } from './schema.js';
 
@@ -85,8 +87,30 @@ function prepare(type: DataType, v: unknown): unknown {
 export function rowsToArrow(rows: readonly Record<string, unknown>[], schema: Schema): Table {
   if (schema.fields.length === 0) return new Table(schema);
   const columns: Record<string, Vector> = {};
-  for (const f of schema.fields) columns[f.name] = vectorFromArray(rows.map((r) => prepare(f.type, r[f.name])), f.type) as Vector;
+  for (const f of schema.fields) {
+    columns[f.name] = isMicrosTimestamp(f.type) ? microsVector(f.type, rows.map((r) => r[f.name])) : vectorFromArray(rows.map((r) => prepare(f.type, r[f.name])), f.type) as Vector;
+  }
   return new Table(columns);
+}
+
+function isMicrosTimestamp(type: DataType): type is TimestampMicrosecond {
+  return type instanceof TimestampMicrosecond;
+}
+
+/** A microsecond timestamp column from Dates (a MicrosDate's exact micros), bigints of micros or epoch-ms numbers. */
+function microsVector(type: TimestampMicrosecond, values: readonly unknown[]): Vector {
+  const data = new BigInt64Array(values.length);
+  const valid = new Uint8Array(Math.ceil(values.length / 8));
+  let nulls = 0;
+  values.forEach((v, i) => {
+    if (v === null || v === undefined) {
+      nulls++;
+      return;
+    }
+    data[i] = v instanceof Date ? epochMicros(v) : typeof v === 'bigint' ? v : BigInt(Math.round(Number(v) * 1000));
+    valid[i >> 3] = (valid[i >> 3] as number) | (1 << (i & 7));
+  });
+  return makeVector(makeData({ type, length: values.length, nullCount: nulls, nullBitmap: nulls > 0 ? valid : new Uint8Array(0), data }));
 }
 
 /** A converter from an Arrow value of `type` to lakelet's value model. */
@@ -127,10 +151,33 @@ function fromArrow(type: DataType): (v: unknown) => unknown {
 
 /** Rows of an Arrow Table as plain objects in lakelet's value model (decimals → strings, dates → Date). */
 export function* arrowToRows(table: Table): Generator<Record<string, unknown>> {
-  const columns = table.schema.fields.map((f) => [f.name, table.getChild(f.name), fromArrow(f.type)] as const);
+  const columns = table.schema.fields.map((f) => {
+    const vector = table.getChild(f.name);
+    const conv = fromArrow(f.type);
+    const get = vector && isMicrosTimestamp(f.type) ? rawMicros(vector) : (i: number) => conv(vector?.get(i));
+    return [f.name, get] as const;
+  });
   for (let i = 0; i < table.numRows; i++) {
     const row: Record<string, unknown> = {};
-    for (const [name, vector, conv] of columns) row[name] = conv(vector?.get(i));
+    for (const [name, get] of columns) row[name] = get(i);
     yield row;
   }
+}
+
+/** Row i of a microsecond timestamp column, from its raw int64 values: a Date keeping the micros, or null. */
+function rawMicros(vector: Vector): (i: number) => unknown {
+  const chunks: { start: number; end: number; values: BigInt64Array; offset: number }[] = [];
+  let start = 0;
+  for (const d of vector.data) {
+    chunks.push({ start, end: start + d.length, values: d.values as BigInt64Array, offset: d.offset });
+    start += d.length;
+  }
+  let at = 0; // rows are read in order: start looking in the chunk of the previous row
+  return (i) => {
+    if (!vector.isValid(i)) return null;
+    if (!(chunks[at] && i >= (chunks[at] as (typeof chunks)[number]).start && i < (chunks[at] as (typeof chunks)[number]).end)) at = chunks.findIndex((x) => i >= x.start && i < x.end);
+    const c = chunks[at];
+    const raw = c?.values[c.offset + i - c.start];
+    return raw === undefined ? null : dateFromMicros(raw);
+  };
 }

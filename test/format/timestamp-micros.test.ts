@@ -2,6 +2,7 @@
 // digits, a bigint of epoch micros, a MicrosDate) are stored exactly — checked on the raw INT64 values
 // hyparquet reads from the base files — read back exactly, survive a copy-on-write rewrite of their file
 // group untouched, and go through merge-on-read logs and compaction unchanged.
+import { Int64, Table as ArrowTable, vectorFromArray, type Vector } from 'apache-arrow';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,14 @@ async function rawBaseValues(storage: Storage, table: Table): Promise<Record<str
     for (const r of rows) out[String(r._hoodie_record_key)] = [r.at as bigint, (r.maybe ?? null) as bigint | null];
   }
   return out;
+}
+
+/** An Arrow table of some columns of `source`, plus extra Int64 columns. */
+function tableFromArrays(source: ArrowTable, columns: string[], extra: Record<string, bigint[]>): ArrowTable {
+  const vectors: Record<string, Vector> = {};
+  for (const c of columns) vectors[c] = source.getChild(c) as Vector;
+  for (const [name, values] of Object.entries(extra)) vectors[name] = vectorFromArray(values, new Int64());
+  return new ArrowTable(vectors);
 }
 
 async function readBack(table: Table): Promise<Record<string, [string, string | null]>> {
@@ -116,6 +125,21 @@ describe('timestamp-micros columns keep their microseconds', () => {
     expect(await readBack(table)).toEqual({ a: [String(T0), null], b: [String(T0 + 2n), String(T0 + 3n)] });
     await table.compact({ force: true });
     expect(await rawBaseValues(storage, table)).toEqual({ a: [T0, null], b: [T0 + 2n, T0 + 3n] });
+  });
+
+  it('Arrow: query() returns the raw micros, and an Arrow table as write input keeps them', async () => {
+    const { table } = await newTable('COPY_ON_WRITE');
+    await table.upsert([{ id: 'a', seq: 1, at: T0, maybe: null }, { id: 'b', seq: 1, at: T0 + 1n, maybe: T0 + 2n }]);
+    const arrow = await table.query({ columns: ['id', 'at', 'maybe'] });
+    const col = (name: string) => Array.from(arrow.getChild(name)?.data ?? [], (d) => Array.from(d.values as BigInt64Array));
+    const ids = Array.from(arrow.getChild('id') ?? [], String);
+    const at = col('at').flat();
+    expect(Object.fromEntries(ids.map((id, i) => [id, at[i]]))).toEqual({ a: T0, b: T0 + 1n });
+    expect(arrow.getChild('maybe')?.get(ids.indexOf('b'))).toBeCloseTo(Number(T0 + 2n) / 1000, 3);
+
+    const { table: copy } = await newTable('COPY_ON_WRITE');
+    await copy.upsert(tableFromArrays(arrow, ['id', 'at', 'maybe'], { seq: [1n, 1n] }));
+    expect(await readBack(copy)).toEqual({ a: [String(T0), null], b: [String(T0 + 1n), String(T0 + 2n)] });
   });
 
   it('MicrosDate is a Date of the millisecond, prints six digits only when it has sub-millisecond micros', () => {
