@@ -1,15 +1,66 @@
 // nodeFsStorage in a fresh temp directory: the shared Storage contract, plus what only a real file system
 // can get wrong — temp files left behind, and readers seeing half-written files (write and writeIfAbsent).
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import * as fsPromises from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLakeletError } from '../../src/errors.js';
-import { nodeFsStorage } from '../../src/storage/node-fs.js';
+import { nodeFsStorage, type NodeFsOps } from '../../src/storage/node-fs.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { defineStorageContract, firstDifference, lakeletError, patternBytes } from './contract.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** A pause point: `reached` resolves when the writer gets there; the writer waits until `resume()`. */
+interface Pause { reached: Promise<void>; resume(): void }
+
+function pause(): Pause & { arrive(): Promise<void> } {
+  let arrived!: () => void;
+  let resume!: () => void;
+  const reached = new Promise<void>((r) => { arrived = r; });
+  const resumed = new Promise<void>((r) => { resume = r; });
+  return { reached, resume, arrive: () => (arrived(), resumed) };
+}
+
+/**
+ * node:fs/promises for a writer that stops twice on the way of one write: after the first half of its temp
+ * file's bytes (`half`) and just before publishing it by rename or link (`publish`). Readers use their own store.
+ */
+function pausingFs(): { fs: NodeFsOps; half: Pause; publish: Pause } {
+  const half = pause();
+  const publish = pause();
+  const fs: NodeFsOps = {
+    ...fsPromises,
+    open: (async (path: string, flags?: string) => {
+      const handle = await fsPromises.open(path, flags);
+      if (!path.includes('.lakelet-tmp-')) return handle;
+      let calls = 0;
+      return new Proxy(handle, {
+        get(target, key) {
+          if (key === 'write') {
+            return async (buffer: Uint8Array, offset: number, length: number) => {
+              if (calls++ === 0) return target.write(buffer, offset, Math.floor(length / 2));
+              await half.arrive();
+              return target.write(buffer, offset, length);
+            };
+          }
+          const v = Reflect.get(target, key) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+    }) as NodeFsOps['open'],
+    rename: async (from, to) => {
+      await publish.arrive();
+      return fsPromises.rename(from, to);
+    },
+    link: async (from, to) => {
+      await publish.arrive();
+      return fsPromises.link(from, to);
+    },
+  };
+  return { fs, half, publish };
+}
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'lakelet-fs-'));
@@ -70,46 +121,55 @@ describe('nodeFsStorage on a real directory', () => {
     expect(info.lastModified).toBeGreaterThan(0);
   });
 
-  it('write replaces atomically: concurrent readers see the old or the new bytes, never a mix', async () => {
-    const oldBytes = patternBytes(6 * 1024 * 1024, 3);
-    const newBytes = patternBytes(6 * 1024 * 1024, 4);
+  it('write replaces atomically: readers during the write (temp file half written, then about to be renamed) see the old bytes', async () => {
+    const oldBytes = patternBytes(256 * 1024, 3);
+    const newBytes = patternBytes(256 * 1024, 4);
     await s.write('big.parquet', oldBytes);
-    let done = false;
-    const seen: string[] = [];
-    const reader = (async () => {
-      while (!done) {
-        const got = await s.read('big.parquet');
-        seen.push(firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
-      }
-    })();
-    await s.write('big.parquet', newBytes);
-    done = true;
-    await reader;
-    expect(seen.filter((x) => x.startsWith('torn'))).toEqual([]);
-    expect(firstDifference(await s.read('big.parquet'), newBytes)).toBe(-1);
+    const gate = pausingFs();
+    const write = nodeFsStorage(dir, { fs: gate.fs }).write('big.parquet', newBytes);
+    const seen = (got: Uint8Array) => (firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
+    const during: string[] = [];
+    await gate.half.reached;
+    // The half-written temp file is really there, next to the target.
+    const temps = (await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'));
+    expect(temps).toHaveLength(1);
+    expect((await stat(join(dir, temps[0]!))).size).toBe(newBytes.length / 2);
+    for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
+    gate.half.resume();
+    await gate.publish.reached;
+    for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
+    gate.publish.resume();
+    await write;
+    expect(during).toEqual(['old', 'old', 'old', 'old', 'old', 'old']);
+    expect(seen(await s.read('big.parquet'))).toBe('new');
+    expect(await rawTree(dir)).toEqual(['big.parquet']);
   });
 
-  it('writeIfAbsent publishes atomically: a reader never sees a partial file', async () => {
-    const bytes = patternBytes(8 * 1024 * 1024, 5);
-    let done = false;
-    const seen: string[] = [];
-    const reader = (async () => {
-      while (!done) {
-        try {
-          const got = await s.read('.hoodie/20240101000000000.commit');
-          seen.push(firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`);
-        } catch (err) {
-          if (!isLakeletError(err, 'NOT_FOUND')) throw err;
-          seen.push('absent');
-        }
-        await new Promise((r) => setImmediate(r));
+  it('writeIfAbsent publishes atomically: readers during the write see no file, never a partial one', async () => {
+    const bytes = patternBytes(256 * 1024, 5);
+    const path = '.hoodie/20240101000000000.commit';
+    const gate = pausingFs();
+    const create = nodeFsStorage(dir, { fs: gate.fs }).writeIfAbsent(path, bytes);
+    const seen = async (): Promise<string> => {
+      try {
+        const got = await s.read(path);
+        return firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`;
+      } catch (err) {
+        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+        return 'absent';
       }
-    })();
-    expect(await s.writeIfAbsent('.hoodie/20240101000000000.commit', bytes)).toBe(true);
-    done = true;
-    await reader;
-    expect(seen.filter((x) => x.startsWith('partial'))).toEqual([]);
-    expect(firstDifference(await s.read('.hoodie/20240101000000000.commit'), bytes)).toBe(-1);
+    };
+    const during: string[] = [];
+    await gate.half.reached;
+    expect((await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'))).toHaveLength(1);
+    for (let i = 0; i < 3; i++) during.push(await seen());
+    gate.half.resume();
+    await gate.publish.reached;
+    for (let i = 0; i < 3; i++) during.push(await seen());
+    gate.publish.resume();
+    expect(await create).toBe(true);
+    expect(during).toEqual(['absent', 'absent', 'absent', 'absent', 'absent', 'absent']);
+    expect(await seen()).toBe('full');
     expect(await rawTree(dir)).toEqual(['.hoodie', '.hoodie/20240101000000000.commit']);
   });
 
