@@ -23,6 +23,7 @@ export { httpStorage, listingManifest, LISTING_MANIFEST_PATH, type HttpStorageOp
 export { signRequest, type SigV4Credentials, type SigV4Request, type SigV4Scope, type SignedRequest } from './storage/sigv4.js';
 export type { FetchLike } from './storage/http-retry.js';
 export { jsonRow, jsonValue } from './format/json-row.js';
+export { MicrosDate } from './format/timestamp-micros.js';
 export type { AvroRecordSchema, AvroSchema } from './format/avro/schema.js';
 export type { TableConfig, TableType, RecordMergeMode } from './config/table-config.js';
 export type { Instant, InstantState, Action } from './timeline/instant.js';

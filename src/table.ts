@@ -132,7 +132,8 @@ export class Table {
 
   /**
    * Stream rows as plain objects (snapshot; incremental when `from` is given). Memory stays bounded by one
-   * file slice. Values: long → bigint, decimal → string, date/timestamp → Date, bytes → Uint8Array.
+   * file slice. Values: long → bigint, decimal → string, date/timestamp → Date (a `MicrosDate` keeping the exact
+   * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
    */
   async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
     const read = options.from !== undefined
