@@ -1,27 +1,94 @@
 // Model-based test of copy-on-write and merge-on-read tables: seeded random sequences of writes (with
 // duplicate keys and partition moves) and table services (compaction, clean, archive, savepoint, restore,
 // rollback), checked after every operation against a plain Map (see test/helpers/table-model.ts).
-import { describe, expect, test } from 'vitest';
+// The sequences run twice: with a worker pool whose workers run the WASM kernels (from src/kernels/generated/,
+// over a real MessageChannel on this thread), and inline (the Node default: no pool, the JS bloom code);
+// each run asserts which of the two it used. Every test awaits the groups it needs (run once, memoised), so
+// the coverage test holds under `-t`, `--sequence.shuffle` or any order.
+// LAKELET_MODEL_SEQUENCES (default 200) changes the count for local runs: below 200 the coverage test fails
+// loudly (it cannot hold), and when CI is set the file refuses to load.
+import { afterAll, describe, expect, test } from 'vitest';
+import { registerWorkerFactory } from '../../src/worker/pool.js';
+import { generatedKernelBytes, inProcessWorkers } from '../helpers/in-process-workers.js';
 import { runSequence, type SequenceStats } from '../helpers/table-model.js';
 
-const SEQUENCES = Number(process.env.LAKELET_MODEL_SEQUENCES ?? 200);
+const FULL = 200;
+const SEQUENCES = process.env.LAKELET_MODEL_SEQUENCES === undefined ? FULL : Number(process.env.LAKELET_MODEL_SEQUENCES);
+if (!Number.isInteger(SEQUENCES) || SEQUENCES < 1) throw new Error(`model-based test: LAKELET_MODEL_SEQUENCES must be a positive integer, got ${process.env.LAKELET_MODEL_SEQUENCES}`);
+if (process.env.CI && SEQUENCES < FULL) throw new Error(`model-based test: LAKELET_MODEL_SEQUENCES=${SEQUENCES} is refused when CI is set (CI runs at least ${FULL})`);
 const OPERATIONS = 20;
+const GROUPS = 10;
 
-describe('tables against a Map model', () => {
-  const seeds = Array.from({ length: SEQUENCES }, (_, i) => 1000 + i);
-  const groups = 10;
-  const all: SequenceStats[] = [];
-  for (let g = 0; g < groups; g++) {
-    const mine = seeds.filter((_, i) => i % groups === g);
-    test(`sequences ${mine[0]}… (${mine.length} × ${OPERATIONS} operations)`, { timeout: 600_000 }, async () => {
-      for (const seed of mine) all.push(await runSequence(seed, { operations: OPERATIONS }));
-    });
-  }
-  test('the sequences exercised both table types and every service', () => {
-    expect(all.length).toBe(SEQUENCES);
-    if (SEQUENCES < 50) return;
-    expect(all.filter((s) => s.type === 'MERGE_ON_READ').length).toBeGreaterThan(SEQUENCES / 4);
-    expect(all.filter((s) => s.type === 'COPY_ON_WRITE').length).toBeGreaterThan(SEQUENCES / 4);
-    for (const k of ['compactions', 'cleans', 'archived', 'restores'] as const) expect(all.filter((s) => s[k] > 0).length, k).toBeGreaterThan(5);
-  });
+const workers = inProcessWorkers(generatedKernelBytes());
+registerWorkerFactory(workers.factory);
+afterAll(() => {
+  registerWorkerFactory(undefined);
+  workers.close();
 });
+
+/** What one group of sequences did, with the worker activity during it. */
+interface GroupRun { stats: SequenceStats[]; started: number; loaded: string[]; wasmProbes: number }
+
+const VARIANTS = [
+  { name: 'WASM kernels in a worker pool', workers: 1 },
+  { name: 'inline (no pool, JS bloom code)', workers: 0 },
+] as const;
+
+// Groups run one at a time (tests are sequential; `chain` keeps it so if they were not), which makes the
+// worker log's changes during a group that group's own.
+let chain: Promise<unknown> = Promise.resolve();
+
+for (const variant of VARIANTS) {
+  describe(`tables against a Map model: ${variant.name}`, () => {
+    const seeds = Array.from({ length: SEQUENCES }, (_, i) => 1000 + i);
+    const runs = new Map<number, Promise<GroupRun>>();
+    const group = (g: number): Promise<GroupRun> => {
+      let run = runs.get(g);
+      if (!run) {
+        const mine = seeds.filter((_, i) => i % GROUPS === g);
+        run = chain.then(async () => {
+          const before = { started: workers.log.started, loaded: workers.log.loaded.length, wasm: workers.log.bloomProbes.wasm };
+          const stats: SequenceStats[] = [];
+          for (const seed of mine) stats.push(await runSequence(seed, { operations: OPERATIONS, workers: variant.workers }));
+          return { stats, started: workers.log.started - before.started, loaded: workers.log.loaded.slice(before.loaded), wasmProbes: workers.log.bloomProbes.wasm - before.wasm };
+        });
+        chain = run.catch(() => undefined);
+        runs.set(g, run);
+      }
+      return run;
+    };
+    const expectKernels = (r: GroupRun): void => {
+      if (variant.workers === 0) expect(r.started, 'inline run started no worker').toBe(0);
+      else expect(r.loaded.filter((k) => k !== 'wasm'), 'workers that loaded other kernels than WASM').toEqual([]);
+    };
+
+    for (let g = 0; g < GROUPS; g++) {
+      const count = seeds.filter((_, i) => i % GROUPS === g).length;
+      test(`sequences ${1000 + g}… (${count} × ${OPERATIONS} operations)`, { timeout: 600_000 }, async () => {
+        const r = await group(g);
+        expect(r.stats.length).toBe(count);
+        if (count > 0) expectKernels(r);
+      });
+    }
+
+    test('the sequences exercised both table types, every service, and the intended kernels', { timeout: 1_200_000 }, async () => {
+      const done: GroupRun[] = [];
+      for (let g = 0; g < GROUPS; g++) done.push(await group(g));
+      const all = done.flatMap((r) => r.stats);
+      expect(all.length).toBe(SEQUENCES);
+      expect(SEQUENCES, `LAKELET_MODEL_SEQUENCES=${SEQUENCES}: the coverage below needs at least ${FULL} sequences`).toBeGreaterThanOrEqual(FULL);
+      expect(all.filter((s) => s.type === 'MERGE_ON_READ').length).toBeGreaterThan(SEQUENCES / 4);
+      expect(all.filter((s) => s.type === 'COPY_ON_WRITE').length).toBeGreaterThan(SEQUENCES / 4);
+      for (const k of ['compactions', 'cleans', 'archived', 'restores'] as const) expect(all.filter((s) => s[k] > 0).length, k).toBeGreaterThan(5);
+      for (const r of done) expectKernels(r);
+      const loaded = done.flatMap((r) => r.loaded);
+      const probes = done.reduce((n, r) => n + r.wasmProbes, 0);
+      if (variant.workers === 0) {
+        expect(probes, 'bloom probes in WASM').toBe(0);
+      } else {
+        expect(loaded.length, 'workers that ran tasks').toBeGreaterThan(SEQUENCES / 2);
+        expect(probes, 'bloom probes in WASM').toBeGreaterThan(SEQUENCES / 4);
+      }
+    });
+  });
+}

@@ -85,6 +85,8 @@ export interface SequenceOptions {
   reopen?: () => Storage;
   /** Include the table services (compact, clean, archive, savepoint, restore) in the sequence (default true). */
   services?: boolean;
+  /** Worker pool size of the table's writes (default: the runtime's default, 0 in Node). */
+  workers?: number;
 }
 
 /** What one sequence did, for assertions across sequences. */
@@ -119,6 +121,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     compaction: { inline: rnd.chance(0.5), deltaCommits: 2 + rnd.int(3) },
     clean: { automatic: false },
     archive: { automatic: false },
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
   });
   const seq = new Sequence(rnd, global);
   const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0 };
