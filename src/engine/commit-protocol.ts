@@ -1,7 +1,7 @@
 // The commit protocol (hudi-format.md §3, DESIGN.md §2): requested → inflight → completed timeline files,
 // markers for every data file written, a conflict check against commits completed meanwhile, and the
 // completed file created with writeIfAbsent — the single point that makes a write visible.
-import { LakeletError } from '../errors.js';
+import { LakeletError, isLakeletError } from '../errors.js';
 import { fileGroupKey } from '../file-group/file-slice.js';
 import type { Storage } from '../storage/storage.js';
 import { parseCommitMetadata } from '../timeline/commit-metadata.js';
@@ -10,8 +10,10 @@ import { nextInstantTime } from '../timeline/instant-time.js';
 import type { TableState } from './table-state.js';
 import { loadTimeline } from './table-state.js';
 import { withCommitLock } from './commit-lock.js';
+import { rollbackOf } from './rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from './clock.js';
+import { compactionInstants, compactionPlanGroups } from './compaction-plans.js';
 
 /** Folder of a write's markers. */
 export function markerDir(instantTime: string): string {
@@ -38,6 +40,11 @@ export interface InflightWrite {
   action: Action;
   /** Requested times of the completed writes the writer saw when it started. */
   seenCompleted: ReadonlySet<string>;
+  /**
+   * Requested times of the compaction plans (pending or completed) the writer saw when it started: it writes
+   * its logs on top of the pending ones, so their completion is no conflict; a plan it did not see is.
+   */
+  seenCompactions: ReadonlySet<string>;
   /** The writer's heartbeat, beating until the write completes or is rolled back. */
   heartbeat: Heartbeat;
   /** The writer's time source (heartbeats, the commit lock). */
@@ -70,12 +77,29 @@ export async function startWrite(state: TableState, action: Action, requested: U
   }
   // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
   const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
-  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), heartbeat, clock };
+  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), seenCompactions: new Set(compactionInstants(state.timeline)), heartbeat, clock };
 }
 
 /** Write the inflight file (the workload profile). */
 export async function markInflight(state: TableState, write: InflightWrite, profile: Uint8Array): Promise<void> {
+  // A writer stalled past its heartbeat timeout may have been rolled back (its requested file deleted): it
+  // must not bring the instant back.
+  await checkStillRequested(state.storage, state.config.timelinePath, write);
   await state.storage.write(`${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).inflight}`, profile);
+}
+
+/** `ABORTED` unless this write's requested file still exists (a rollback deletes it). */
+export async function checkStillRequested(storage: Storage, timelinePath: string, write: InflightWrite): Promise<void> {
+  try {
+    await storage.head(`${timelinePath}/${instantFileNames(write.instantTime, write.action).requested}`);
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) throw rolledBackError(write);
+    throw err;
+  }
+}
+
+function rolledBackError(write: InflightWrite, by?: string): LakeletError {
+  return new LakeletError('ABORTED', `commit: instant ${write.instantTime} was rolled back${by ? ` by rollback ${by}` : ''} (its heartbeat was silent past the timeout, so another writer took it for failed); nothing of it was committed`, { instant: write.instantTime, ...(by !== undefined && { value: by }) });
 }
 
 /**
@@ -113,11 +137,15 @@ export async function abortWrite(storage: Storage, state: TableState, write: Inf
 
 async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>): Promise<void> {
   const timeline = await loadTimeline(storage, state.config);
-  if (!timeline.get(write.instantTime)) {
-    throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} was rolled back by another writer (its heartbeat stopped for too long)`, { instant: write.instantTime });
-  }
+  // Was I rolled back? Then never complete: the instant must still be pending with its requested file, and
+  // no rollback may name it (a rollback plan is written under this same lock).
+  const mine = timeline.get(write.instantTime);
+  const requested = timeline.files.some((f) => f.requestedTime === write.instantTime && f.action === write.action && f.state === 'REQUESTED');
+  if (!mine || mine.state === 'COMPLETED' || !requested) throw rolledBackError(write);
+  const rollback = await rollbackOf(storage, state.config, timeline, write.instantTime);
+  if (rollback !== undefined) throw rolledBackError(write, rollback);
   for (const other of timeline.completedWrites()) {
-    if (write.seenCompleted.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
+    if (write.seenCompleted.has(other.requestedTime) || write.seenCompactions.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
     const path = `${state.config.timelinePath}/${other.fileName}`;
     const md = parseCommitMetadata(await storage.read(path), path);
     const theirs = new Set<string>();
@@ -126,6 +154,17 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
     for (const g of touchedGroups) {
       if (theirs.has(g)) {
         throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with ${other.requestedTime}, which changed the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: other.requestedTime });
+      }
+    }
+  }
+  // A compaction plan scheduled after this write started (pending or done) fixed a new base instant for its
+  // groups; this write's logs sit on the old one and would be lost in a superseded slice (Hudi's rule).
+  for (const c of compactionInstants(timeline)) {
+    if (write.seenCompactions.has(c)) continue;
+    const covered = await compactionPlanGroups(storage, state.config.timelinePath, c);
+    for (const g of touchedGroups) {
+      if (covered.has(g)) {
+        throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with compaction ${c}, planned meanwhile for the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: c });
       }
     }
   }

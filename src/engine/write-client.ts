@@ -12,7 +12,9 @@ import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
 import type { Action } from '../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
-import { abortWrite, completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { abortWrite, completeWrite, deleteMarkers, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { heartbeatExpired } from './heartbeat.js';
+import { recordingStorage } from './written-files.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
@@ -94,7 +96,9 @@ async function commitWithRetries(storage: Storage, request: WriteRequest, option
 async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
   await finishPendingRestores(storage, request.now ? { now: request.now } : {});
   await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs, options.clock);
-  const state = await TableState.load(storage);
+  // Every call of the attempt goes through a recorder: if it does not commit, it deletes what it wrote.
+  const recorder = recordingStorage(storage);
+  const state = await TableState.load(recorder.storage);
   const { config } = state;
   if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
   const op = request.operation;
@@ -130,17 +134,26 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
     result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
   } catch (err) {
     // Undo what this write left behind (it never completed); if that fails too, the next writer rolls it back.
-    try {
-      const fresh = await TableState.load(storage);
-      const mine = fresh.timeline.get(inflight.instantTime);
-      if (mine && mine.state !== 'COMPLETED') await abortWrite(storage, fresh, inflight);
-    } catch {
-      await inflight.heartbeat.stop().catch(() => undefined);
-    }
+    await discardAttempt(storage, inflight, recorder.written).catch(() => undefined);
     throw err;
   }
   if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
   return { result, tableType: config.tableType };
+}
+
+/**
+ * Remove what an attempt that did not commit left: its heartbeat, the data files it wrote (also those written
+ * after another writer's rollback removed its markers), its markers and, unless a rollback already removed
+ * them, its timeline files.
+ */
+async function discardAttempt(storage: Storage, inflight: InflightWrite, written: readonly string[]): Promise<void> {
+  await inflight.heartbeat.stop().catch(() => undefined);
+  const fresh = await TableState.load(storage);
+  const mine = fresh.timeline.get(inflight.instantTime);
+  if (mine?.state === 'COMPLETED') return; // it committed after all: nothing to undo
+  for (const f of written) await storage.delete(f);
+  if (mine) await abortWrite(storage, fresh, inflight);
+  else await deleteMarkers(storage, inflight.instantTime);
 }
 
 /**
@@ -331,6 +344,11 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   });
   const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
   for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
+  // A writer whose heartbeat went silent past the timeout (a stalled process, a frozen tab) may have been
+  // taken for failed and rolled back: as Hudi, it does not commit then.
+  if (options.heartbeatTimeoutMs > 0 && (await heartbeatExpired(storage, inflight.instantTime, options.heartbeatTimeoutMs, options.clock))) {
+    throw new LakeletError('ABORTED', `commit: the heartbeat of instant ${inflight.instantTime} was silent for more than ${options.heartbeatTimeoutMs} ms (the writer stalled), so other writers may have rolled it back; nothing of it was committed`, { instant: inflight.instantTime });
+  }
   try {
     await completeWrite(storage, state, inflight, metadata, touched, options.heartbeatTimeoutMs);
   } catch (err) {
