@@ -20,7 +20,7 @@ import { runPendingCompactions, scheduleCompaction, type CompactionResult } from
 import { write, type WriteRequest, type WriteResult } from './engine/write-client.js';
 import { resolveWriteOptions, type WriteOptions } from './engine/write-config.js';
 import { withTableWriteLock } from './engine/write-lock.js';
-import { checkTableMaintainable } from './engine/table-support.js';
+import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult } from './engine/table-support.js';
 import { clean, type CleanOptions, type CleanResult } from './engine/clean.js';
 import { archive } from './engine/archival.js';
 import type { ArchivalOptions } from './plan/archival-plan.js';
@@ -236,6 +236,19 @@ export class Table {
     await checkTableMaintainable(storage, 'deleteSavepoint');
     await withTableWriteLock(storage, () => deleteSavepoint(storage, instant));
     await this.refresh();
+  }
+
+  /**
+   * Opt-in for a v6 table written with Hudi's metadata table enabled, which lakelet refuses to write: disable the
+   * metadata table as Hudi's writer does with `hoodie.metadata.enable=false` (clear
+   * `hoodie.table.metadata.partitions`, then delete `.hoodie/metadata`; readers fall back to listing). Engines
+   * lose the listing, column stats and record index it held until a Hudi writer rebuilds it.
+   */
+  async disableMetadataTable(): Promise<DisableMetadataTableResult> {
+    const storage = this.state.storage;
+    const result = await withTableWriteLock(storage, () => disableMetadataTable(storage));
+    await this.refresh();
+    return result;
   }
 
   /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */

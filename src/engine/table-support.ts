@@ -1,11 +1,13 @@
 // "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
 // lakelet writes table version 6 (timeline layout 1), parquet, without a metadata table, CDC or partial
 // updates, merging by event time or commit time; anything else is refused with UNSUPPORTED naming the property.
+// The one opt-in: disabling a v6 table's metadata table as Hudi's writer does with `hoodie.metadata.enable=false`.
 import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
+import { formatProperties, parseProperties } from '../config/properties.js';
 import { parseKeyGeneratorType } from '../keygen/key-generator.js';
 import type { Storage } from '../storage/storage.js';
-import { loadTableConfig } from './table-state.js';
+import { loadTableConfig, PROPERTIES_PATH } from './table-state.js';
 
 /** The mutating operations the guard knows: data writes and every table service. */
 export type MaintenanceOperation = 'write' | 'compact' | 'clean' | 'archive' | 'savepoint' | 'deleteSavepoint' | 'restore' | 'rollback';
@@ -92,4 +94,49 @@ export async function checkTableMaintainable(storage: Storage, operation: Mainte
     `${operation}: table ${JSON.stringify(config.name)} cannot be maintained by lakelet: ${first.property}=${first.value} — ${first.reason}${more}; nothing was written (reads still work)`,
     { field: first.property, value: first.value, operation, problems },
   );
+}
+
+/** What {@link disableMetadataTable} did. */
+export interface DisableMetadataTableResult {
+  /** The metadata partitions `hoodie.properties` listed (now cleared). */
+  clearedPartitions: string[];
+  /** Files deleted under `.hoodie/metadata`. */
+  filesDeleted: number;
+}
+
+/**
+ * Disable the metadata table of a version-6 table, as Hudi's own writer does when `hoodie.metadata.enable=false`
+ * (`HoodieTableMetadataUtil.deleteMetadataTable`): first clear `hoodie.table.metadata.partitions` (and
+ * `….inflight`) in `hoodie.properties` — rewritten in one atomic write, the checksum kept — so no engine
+ * trusts the metadata table any more, then delete every file under `.hoodie/metadata`. Readers fall back to
+ * listing storage. Interrupted, it is safe to run again. Any other reason the table cannot be maintained
+ * (version, CDC, …) → `UNSUPPORTED` before anything is written.
+ *
+ * Cost: engines lose what the metadata table accelerated — file listings come from storage (slower on object
+ * stores with many partitions), and column stats, bloom filters and the record index are gone for data skipping
+ * and index lookups; a Hudi writer with the metadata table enabled rebuilds it from a full listing on its next
+ * commit (and lakelet then refuses to write again until it is disabled once more).
+ */
+export async function disableMetadataTable(storage: Storage): Promise<DisableMetadataTableResult> {
+  const config = await loadTableConfig(storage);
+  const others = tableSupportProblems(config, false, 'clean').filter((p) => !p.property.startsWith('hoodie.table.metadata.partitions'));
+  const first = others[0];
+  if (first) {
+    throw new LakeletError('UNSUPPORTED', `disableMetadataTable: table ${JSON.stringify(config.name)} cannot be maintained by lakelet: ${first.property}=${first.value} — ${first.reason}; nothing was changed`, { field: first.property, value: first.value, problems: others });
+  }
+  const keys = ['hoodie.table.metadata.partitions', 'hoodie.table.metadata.partitions.inflight'];
+  const cleared = (config.properties.get(keys[0] as string) ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (keys.some((k) => (config.properties.get(k) ?? '').trim() !== '')) {
+    const text = new TextDecoder().decode(await storage.read(PROPERTIES_PATH));
+    const props = parseProperties(text);
+    for (const k of keys) if (props.has(k)) props.set(k, '');
+    const comments = text.split(/\r?\n/).filter((line) => line.startsWith('#')).map((line) => line.slice(1));
+    await storage.write(PROPERTIES_PATH, new TextEncoder().encode(formatProperties(props, comments)));
+  }
+  let filesDeleted = 0;
+  for (const f of await storage.list(METADATA_TABLE_PATH, { recursive: true, includeTemporary: true })) {
+    await storage.delete(f.path);
+    filesDeleted++;
+  }
+  return { clearedPartitions: cleared, filesDeleted };
 }

@@ -165,3 +165,41 @@ describe('tableSupportProblems', () => {
     expect((err.context.problems as unknown[]).length).toBe(2);
   });
 });
+
+describe('opt-in: disableMetadataTable (what Hudi does with hoodie.metadata.enable=false)', () => {
+  it('clears the metadata partitions, deletes .hoodie/metadata, and the table becomes writable', async () => {
+    const { storage } = await sampleTable('MERGE_ON_READ');
+    await setProperty(storage, 'hoodie.table.metadata.partitions', 'files,record_index');
+    await setProperty(storage, 'hoodie.table.metadata.partitions.inflight', 'column_stats');
+    await storage.write('.hoodie/metadata/.hoodie/hoodie.properties', new TextEncoder().encode('hoodie.table.name=ut_metadata\n'));
+    await storage.write('.hoodie/metadata/files/files-0000-0_0-1-2_00000000000000000.hfile', new Uint8Array([1, 2, 3]));
+    const propsBefore = parseProperties(new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties')));
+    const table = await openTable(storage);
+    const rows = await rowsOf(table);
+    expect((await refusal(table.upsert([{ id: 'c', part: 'x', ts: 1, v: 3 }], OPTIONS))).code).toBe('UNSUPPORTED');
+
+    const result = await table.disableMetadataTable();
+    expect(result).toEqual({ clearedPartitions: ['files', 'record_index'], filesDeleted: 2 });
+    expect(await storage.list('.hoodie/metadata', { recursive: true })).toEqual([]);
+    const propsAfter = parseProperties(new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties')));
+    expect(Object.fromEntries(propsAfter)).toEqual({ ...Object.fromEntries(propsBefore), 'hoodie.table.metadata.partitions': '', 'hoodie.table.metadata.partitions.inflight': '' });
+    // The checksum still validates (the table opens) and reads are unchanged; writes now go through.
+    const reopened = await openTable(storage);
+    expect(await rowsOf(reopened)).toEqual(rows);
+    await reopened.upsert([{ id: 'c', part: 'x', ts: 1, v: 3 }], OPTIONS);
+    expect(await rowsOf(reopened)).toEqual([...rows, 'x|c|1|3'].sort());
+    // Running it again is harmless.
+    expect(await reopened.disableMetadataTable()).toEqual({ clearedPartitions: [], filesDeleted: 0 });
+  });
+
+  it('refuses a table lakelet cannot maintain for another reason, changing nothing', async () => {
+    const { storage } = await sampleTable('COPY_ON_WRITE');
+    await setProperty(storage, 'hoodie.table.metadata.partitions', 'files');
+    await setProperty(storage, 'hoodie.table.cdc.enabled', 'true');
+    await storage.write('.hoodie/metadata/.hoodie/hoodie.properties', new TextEncoder().encode('x\n'));
+    const before = await treeSnapshot(storage);
+    const err = await refusal((await openTable(storage)).disableMetadataTable());
+    expect({ code: err.code, field: err.context.field }).toEqual({ code: 'UNSUPPORTED', field: 'hoodie.table.cdc.enabled' });
+    await expectTreeUnchanged(storage, before);
+  });
+});
