@@ -6,7 +6,7 @@ import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { comparableKind, fieldType, META_FIELDS } from '../format/schema.js';
 import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../plan/filters.js';
 import { inCommitRange, planRead, type ReadPlan } from '../plan/read-plan.js';
-import { INIT_INSTANT_TIME } from '../timeline/instant.js';
+import { compareInstantTimes, INIT_INSTANT_TIME } from '../timeline/instant.js';
 import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import type { TableState } from './table-state.js';
 
@@ -49,7 +49,23 @@ export interface ResolvedRead {
   limit: number;
 }
 
-/** Normalise an instant argument: digits (8–17, padded to 17) or a Date formatted in UTC. */
+/** `yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss[.SSS]` (Hudi's query-instant date forms, read in UTC). */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?)?$/;
+
+/** True when the 17 digits are a real UTC date and time (the zero date of Hudi's special instants passes). */
+function isValidInstant(digits: string): boolean {
+  if (digits.startsWith('00000000')) return true; // 00000000000000 (init), 00000000000001 (bootstrap), …
+  const [y, mo, d, h, mi, sec] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(digits.slice(at, at + (i === 0 ? 4 : 2))));
+  const days = new Date(Date.UTC(y as number, mo as number, 0)).getUTCDate(); // days in that month
+  return (mo as number) >= 1 && (mo as number) <= 12 && (d as number) >= 1 && (d as number) <= days && (h as number) < 24 && (mi as number) < 60 && (sec as number) < 60;
+}
+
+/**
+ * Normalise an instant argument to 17 digits, accepting what Hudi's `formatQueryInstant` does: an instant time of
+ * 14 (`yyyyMMddHHmmss`) or 17 (`…SSS`) digits, `yyyy-MM-dd`, `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC, lakelet's
+ * timeline zone), plus `yyyyMMdd` (a day's start) and a Date (UTC). Any other text, including digit strings of
+ * other lengths and impossible dates, is `INVALID_ARGUMENT`: nothing is padded into a different instant.
+ */
 export function normalizeInstant(value: string | Date, what: string): string {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new LakeletError('INVALID_ARGUMENT', `query: ${what} is an invalid Date`, { field: what });
@@ -57,10 +73,27 @@ export function normalizeInstant(value: string | Date, what: string): string {
     return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + iso.slice(20, 23);
   }
   const s = String(value).trim();
-  if (!/^\d{8,17}$/.test(s)) {
-    throw new LakeletError('INVALID_ARGUMENT', `query: ${what} ${JSON.stringify(value)} is not an instant time (yyyyMMddHHmmss[SSS])`, { field: what, value });
+  let digits: string | undefined;
+  if (/^(\d{8}|\d{14}|\d{17})$/.test(s)) digits = s.padEnd(17, '0');
+  else {
+    const m = ISO_INSTANT.exec(s);
+    if (m) digits = m.slice(1, 7).map((x) => x ?? '00').join('') + (m[7] ?? '000');
   }
-  return s.padEnd(17, '0');
+  if (digits === undefined || !isValidInstant(digits)) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: ${what} ${JSON.stringify(value)} is not an instant time (yyyyMMddHHmmss[SSS], yyyyMMdd, yyyy-MM-dd or yyyy-MM-dd HH:mm:ss[.SSS])`, { field: what, value });
+  }
+  return digits;
+}
+
+/**
+ * Is `asOf` before the table's first completed write (archived ones included)? Then the table as of `asOf` is
+ * empty — what Hudi (and the fixtures' expected answers) give — and needs no file a clean may have deleted.
+ */
+async function beforeFirstCommit(state: TableState, asOf: string): Promise<boolean> {
+  const active = state.timeline.completedWrites()[0]?.requestedTime;
+  if (active !== undefined && compareInstantTimes(asOf, active) >= 0) return false;
+  const archived = (await state.archivedTimeline()).completedWrites()[0]?.requestedTime;
+  return archived === undefined || compareInstantTimes(asOf, archived) < 0;
 }
 
 function compile(schema: AvroRecordSchema, filters: readonly (Filter | string)[] | undefined): CompiledFilter[] {
@@ -86,7 +119,8 @@ function outputColumns(schema: AvroRecordSchema, columns: readonly string[] | un
 /** Resolve a snapshot / read-optimized query into a plan. */
 export async function resolveQuery(state: TableState, options: QueryOptions): Promise<ResolvedRead> {
   const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
-  if (asOf !== undefined) await state.checkReadable(asOf);
+  // Before the first commit the answer is empty, not "no longer readable" (a clean deleted nothing of it).
+  if (asOf !== undefined && !(await beforeFirstCommit(state, asOf))) await state.checkReadable(asOf);
   const schema = await state.schemaAsOf(asOf);
   const filters = compile(schema, options.filters);
   const readOptimized = options.readOptimized === true;
@@ -100,10 +134,13 @@ export async function resolveIncremental(state: TableState, options: Incremental
   const from = normalizeInstant(options.from, 'from');
   const latest = state.timeline.latestWrite()?.requestedTime ?? INIT_INSTANT_TIME;
   const to = options.to === undefined ? latest : normalizeInstant(options.to, 'to');
+  if (options.to !== undefined && compareInstantTimes(from, to) > 0) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads (from, to])`, { field: 'from', value: from });
+  }
   const schema = await state.schemaAsOf(to);
   const filters = compile(schema, options.filters);
   const groups = new Set<string>();
-  await state.checkReadable(to);
+  if (!(await beforeFirstCommit(state, to))) await state.checkReadable(to);
   for (const { metadata: md } of await state.writesInRange(from, to)) {
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
       for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));

@@ -114,17 +114,18 @@ export function parseColumnList(text: string, option: string): string[] {
 }
 
 /**
- * An instant argument: instant-time digits are passed on as text (the library validates them); ISO-8601
- * dates and times (`2024-04-18`, `2024-04-18T17:35:51Z`, read as UTC without a zone) become a Date.
+ * An instant argument: an instant time of 14 or 17 digits, or `yyyyMMdd`, is passed on as text (the library
+ * checks it is a real date); ISO-8601 dates and times (`2024-04-18`, `2024-04-18T17:35:51Z`, read as UTC without
+ * a zone) become a Date. Digits of any other length are refused, never padded into another instant.
  */
 export function parseInstantArg(text: string, option: string): string | Date {
   const s = text.trim();
-  if (/^\d{8,17}$/.test(s)) return s;
+  if (/^(\d{8}|\d{14}|\d{17})$/.test(s)) return s;
   if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(s)) {
     const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(s) && s.length > 10;
     const iso = s.length === 10 ? `${s}T00:00:00Z` : hasZone ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`;
     const d = new Date(iso);
     if (!Number.isNaN(d.getTime())) return d;
   }
-  throw new UsageError(`option ${option} needs an instant time (yyyyMMddHHmmss[SSS]) or an ISO-8601 date, got ${JSON.stringify(text)}`);
+  throw new UsageError(`option ${option} needs an instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS, or yyyyMMdd) or an ISO-8601 date, got ${JSON.stringify(text)}`);
 }

@@ -532,3 +532,40 @@ describe('NaN and ±Infinity round-trip through query and upsert (D9)', () => {
     expect(await queryRows(third)).toEqual(want);
   });
 });
+
+describe('lakelet query: instants (D11)', () => {
+  async function twoCommits(): Promise<{ dir: string; c1: string; c2: string }> {
+    const dir = await createTrips();
+    const one = await runCli('upsert', dir, '--input', file('a.jsonl', TRIPS), '-q', '--json');
+    const two = await runCli('upsert', dir, '--input', file('b.jsonl', '{"id": 9, "ts": 1, "city": "x"}\n'), '-q', '--json');
+    return { dir, c1: JSON.parse(one.out).instant as string, c2: JSON.parse(two.out).instant as string };
+  }
+
+  test('--from later than --to is refused (exit 2), not an empty answer', async () => {
+    const { dir, c1, c2 } = await twoCommits();
+    const r = await runCli('query', dir, '--from', c2, '--to', c1);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(new RegExp(`^lakelet: query: from ${c2} is later than to ${c1}`));
+  });
+
+  test('a 13-digit --as-of is refused, not padded; the full instant works', async () => {
+    const { dir, c1 } = await twoCommits();
+    const r = await runCli('query', dir, '--as-of', c1.slice(0, 13));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/option --as-of needs an instant time/);
+    const ok = await runCli('query', dir, '--as-of', c1, '--columns', 'id');
+    expect(ok).toMatchObject({ code: 0, err: '' });
+    expect(jsonLines(ok.out)).toHaveLength(3);
+  });
+
+  test('--as-of before the first commit gives the empty table (exit 0), even after a clean', async () => {
+    const { dir } = await twoCommits();
+    for (const n of [3, 4]) expect(await runCli('upsert', dir, '--input', file(`${n}.jsonl`, TRIPS), '-q')).toMatchObject({ code: 0 });
+    const cleaned = await runCli('clean', dir, '--retain-commits', '1');
+    expect(cleaned).toMatchObject({ code: 0 });
+    expect(cleaned.out).not.toMatch(/nothing/i);
+    const r = await runCli('query', dir, '--as-of', '2000-01-01', '--format', 'csv', '--columns', 'id');
+    expect(r).toEqual({ code: 0, out: 'id\n', err: '' });
+  });
+});
