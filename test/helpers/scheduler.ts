@@ -14,8 +14,8 @@ import type { ByteRange, Clock, FileInfo, ListOptions, Storage } from '../../src
 import { isLakeletError } from '../../src/index.js';
 import { Random } from './random.js';
 
-/** Event-loop turns the scheduler waits, once everyone is blocked, before trusting that state. */
-const SETTLE_TURNS = 2;
+/** Event-loop turns the scheduler waits, once everyone is blocked, before trusting that state (one turn drains every queued microtask). */
+const SETTLE_TURNS = 1;
 
 /** The manual clock the scheduler owns: `advance` moves the shared time. */
 export interface SharedClock extends Clock {
