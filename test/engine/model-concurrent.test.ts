@@ -1,6 +1,8 @@
 // Concurrent model-based test (issue 9): two writers and a table-service runner on one merge-on-read and one
 // copy-on-write table, interleaved at storage-call granularity by a seeded scheduler, 200 seeds each. The
 // model is the set of writes that reported success; see test/helpers/concurrent-model.ts for the oracle.
+// One seed with its full trace: LAKELET_CONCURRENT_SEED=5032 npx vitest run --project node <this file> -t MERGE_ON_READ
+// (the coverage tests then fail on purpose: they need every seed).
 import { describe, expect, test } from 'vitest';
 import { runConcurrent, type ConcurrentRunResult } from '../helpers/concurrent-model.js';
 

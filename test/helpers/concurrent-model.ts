@@ -1,6 +1,17 @@
 // One seeded run of the concurrent model-based test (issue 9): two writers and a table-service runner on one
-// table, interleaved at storage-call granularity by test/helpers/scheduler.ts, then checked against the
-// serial application of the writes that reported success (see `serialOrders` for which orders count).
+// table, interleaved at storage-call granularity by test/helpers/scheduler.ts (a shared manual clock that
+// moves 0-1 ms per call and, in some seeds, jumps past the heartbeat timeout: a writer "paused" that long),
+// then, after a recovery write past every timeout, checked against the writes that reported success.
+//
+// Workload: each writer upserts only the keys it owns (w1 the even ones, w2 the odd ones) and inserts fresh
+// keys of its own; deletes and overwrites reach every key. Hudi's concurrency control is file-level OCC
+// (hudi.apache.org/docs/concurrency_control: writers whose changed files do not overlap both succeed), so two
+// writers inserting the same new key into two new file groups both succeed and leave a duplicate, in Hudi as
+// here; the workload therefore never has two writers create one key.
+// Checks: the snapshot equals a serial order of the successful writes (`serialOrders`), no duplicate keys,
+// every success created its completed instant and was never rolled back, no failure left a commit, no
+// instant time requested by two actions, nothing pending after recovery (no wedged plan: the final
+// compaction succeeds), no commit lock left behind, and actors fail only with CONFLICT or ABORTED.
 import { LakeletError, Table, createTable, isLakeletError, manualClock, memoryStorage, openTable, type TableType, type WriteOptions, type WriteResult } from '../../src/index.js';
 import { parseRollbackPlan } from '../../src/timeline/rollback-metadata.js';
 import { Random } from './random.js';
