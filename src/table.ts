@@ -261,16 +261,19 @@ export class Table {
   }
 
   /**
-   * Compact a merge-on-read table now: schedule a plan for every slice with log files (unless one is
-   * pending) and run all pending compactions. Writers may keep writing meanwhile; their logs go to the
-   * new slices.
+   * Compact a merge-on-read table now: schedule a plan for every slice with committed log files (unless one
+   * is pending) and run all pending compactions. A plan is made only while no other write is in progress:
+   * with a live pending write this throws `CONFLICT` naming it, and nothing changes (retry when it is done).
+   * Writes that start once the plan exists keep going and put their logs on top of it; a write that was
+   * already running when the plan was made and touches a planned file group fails its commit with
+   * `CONFLICT`, leaving no trace. Plans another runner is running (live heartbeat) are skipped.
    */
   async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
     const resolved = resolveWriteOptions(this.writeDefaults, options);
     const storage = this.state.storage;
     await checkTableMaintainable(storage, 'compact');
     const results = await withTableWriteLock(storage, async () => {
-      await scheduleCompaction(storage, resolved.compaction, options.force ?? true, resolved);
+      await scheduleCompaction(storage, resolved.compaction, options.force ?? true, { ...resolved, whenWritesPending: 'conflict' });
       return runPendingCompactions(storage, resolved);
     });
     await this.refresh();

@@ -13,6 +13,7 @@ import { withCommitLock } from './commit-lock.js';
 import { rollbackOf } from './rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from './clock.js';
+import { compactionInstants, compactionPlanGroups } from './compaction-plans.js';
 
 /** Folder of a write's markers. */
 export function markerDir(instantTime: string): string {
@@ -39,6 +40,11 @@ export interface InflightWrite {
   action: Action;
   /** Requested times of the completed writes the writer saw when it started. */
   seenCompleted: ReadonlySet<string>;
+  /**
+   * Requested times of the compaction plans (pending or completed) the writer saw when it started: it writes
+   * its logs on top of the pending ones, so their completion is no conflict; a plan it did not see is.
+   */
+  seenCompactions: ReadonlySet<string>;
   /** The writer's heartbeat, beating until the write completes or is rolled back. */
   heartbeat: Heartbeat;
   /** The writer's time source (heartbeats, the commit lock). */
@@ -71,7 +77,7 @@ export async function startWrite(state: TableState, action: Action, requested: U
   }
   // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
   const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
-  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), heartbeat, clock };
+  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), seenCompactions: new Set(compactionInstants(state.timeline)), heartbeat, clock };
 }
 
 /** Write the inflight file (the workload profile). */
@@ -139,7 +145,7 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
   const rollback = await rollbackOf(storage, state.config, timeline, write.instantTime);
   if (rollback !== undefined) throw rolledBackError(write, rollback);
   for (const other of timeline.completedWrites()) {
-    if (write.seenCompleted.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
+    if (write.seenCompleted.has(other.requestedTime) || write.seenCompactions.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
     const path = `${state.config.timelinePath}/${other.fileName}`;
     const md = parseCommitMetadata(await storage.read(path), path);
     const theirs = new Set<string>();
@@ -148,6 +154,17 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
     for (const g of touchedGroups) {
       if (theirs.has(g)) {
         throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with ${other.requestedTime}, which changed the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: other.requestedTime });
+      }
+    }
+  }
+  // A compaction plan scheduled after this write started (pending or done) fixed a new base instant for its
+  // groups; this write's logs sit on the old one and would be lost in a superseded slice (Hudi's rule).
+  for (const c of compactionInstants(timeline)) {
+    if (write.seenCompactions.has(c)) continue;
+    const covered = await compactionPlanGroups(storage, state.config.timelinePath, c);
+    for (const g of touchedGroups) {
+      if (covered.has(g)) {
+        throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with compaction ${c}, planned meanwhile for the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: c });
       }
     }
   }

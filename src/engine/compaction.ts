@@ -1,7 +1,9 @@
 // Compaction of merge-on-read tables: schedule a plan (`<c>.compaction.requested`), then merge each planned
 // slice's base file and logs into a new base file at the compaction instant (records keep their commit time
-// and seqno) and complete it as `<c>.commit` with `compacted: true`. Interrupted compactions are re-run.
-import { LakeletError } from '../errors.js';
+// and seqno) and complete it as `<c>.commit` with `compacted: true`. Scheduling and completion run under the
+// commit lock; a plan is made only while no other write is pending (Hudi's rule), from committed logs only;
+// one runner at a time holds a plan (its heartbeat); interrupted compactions are re-run.
+import { LakeletError, isLakeletError } from '../errors.js';
 import { baseFileName } from '../file-group/file-names.js';
 import type { FileSlice } from '../file-group/file-slice.js';
 import { avroSchemaJson } from '../format/avro/schema.js';
@@ -10,11 +12,14 @@ import { comparableKind, fieldType, withoutMetaFields } from '../format/schema.j
 import { planCompaction, type CompactionTrigger } from '../plan/compaction-schedule.js';
 import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
-import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation } from '../timeline/compaction-plan.js';
+import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../timeline/compaction-plan.js';
+import { WRITE_ACTIONS } from '../timeline/instant.js';
 import { deleteMarkers, markedFiles, markerPath, newInstantTime } from './commit-protocol.js';
+import { withCommitLock } from './commit-lock.js';
 import { pendingCompactionGroups } from './bucket-writer.js';
 import { readFileSlice } from './file-slice-reader.js';
-import { TableState } from './table-state.js';
+import { HEARTBEAT_DIR, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from './heartbeat.js';
+import { loadTimeline, TableState } from './table-state.js';
 import type { ResolvedWriteOptions } from './write-config.js';
 import { systemClock, type Clock } from './clock.js';
 
@@ -30,44 +35,113 @@ export interface CompactionResult {
 export interface ServiceTiming {
   clock?: Clock;
   now?: Date;
-  /** Silence after which a pending write's heartbeat counts as stopped (default 60 s). */
+  /** Silence after which a pending write's (or a compaction run's) heartbeat counts as stopped (default 60 s; 0: at once). */
   heartbeatTimeoutMs?: number;
 }
 
-/** Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. */
-export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, timing: ServiceTiming = {}): Promise<string | undefined> {
-  const now = timing.now ?? timing.clock ?? systemClock;
-  const state = await TableState.load(storage);
-  if (state.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: state.config.tableType });
-  const pending = new Set((await pendingCompactionGroups(state)).keys());
-  const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force);
-  if (!operations) return undefined;
-  const instant = newInstantTime(state, now);
-  const created = await storage.writeIfAbsent(`${state.config.timelinePath}/${instant}.compaction.requested`, serializeCompactionPlan({ operations }));
-  if (!created) throw new LakeletError('CONFLICT', `compaction: instant ${instant} already exists`, { instant });
-  return instant;
+/** Options of {@link scheduleCompaction}. */
+export interface ScheduleOptions extends ServiceTiming {
+  /**
+   * While another write is pending and its writer alive, no plan is made: `skip` returns undefined (inline
+   * compaction after a write), `conflict` throws `CONFLICT` naming the write (an explicit compact). Default `skip`.
+   */
+  whenWritesPending?: 'skip' | 'conflict';
 }
 
-/** Run every pending compaction, oldest first (a crashed one starts over). */
-export async function runPendingCompactions(storage: Storage, options: Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'>): Promise<CompactionResult[]> {
+/** What compaction runs need. */
+export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & ServiceTiming;
+
+/**
+ * Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. Runs under
+ * the commit lock, so no write completes while the plan is made: a write still pending then either saw no
+ * plan and is alive (no plan is made, see `whenWritesPending`) or is a failed write whose logs the plan
+ * leaves out (they are uncommitted; its rollback removes them). A writer that did not see the plan and
+ * touches one of its groups fails its commit with `CONFLICT`.
+ */
+export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, options: ScheduleOptions = {}): Promise<string | undefined> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const first = await TableState.load(storage);
+  if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
+  const owner = newInstantTime(first, options.now ?? clock);
+  const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
+  return withCommitLock(storage, owner, async () => {
+    const state = await TableState.load(storage);
+    const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
+    const uncommitted = new Set<string>();
+    for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
+    const pending = new Set((await pendingCompactionGroups(state)).keys());
+    const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force, uncommitted);
+    if (!operations) return undefined;
+    for (const w of pendingWrites) {
+      if (await heartbeatExpired(storage, w.requestedTime, timeoutMs, clock)) continue;
+      if (options.whenWritesPending !== 'conflict') return undefined;
+      throw new LakeletError('CONFLICT', `compaction: write ${w.requestedTime} (${w.action}) is still in progress; a compaction is planned only when no other write is pending — retry when it has completed`, { instant: w.requestedTime });
+    }
+    const instant = newInstantTime(state, options.now ?? clock);
+    const created = await storage.writeIfAbsent(`${state.config.timelinePath}/${instant}.compaction.requested`, serializeCompactionPlan({ operations }));
+    if (!created) throw new LakeletError('CONFLICT', `compaction: instant ${instant} already exists`, { instant });
+    return instant;
+  }, { ownerGone, clock });
+}
+
+/**
+ * Run every pending compaction, oldest first (a crashed one starts over). A plan another runner is running
+ * (its heartbeat is live) or completed meanwhile is skipped.
+ */
+export async function runPendingCompactions(storage: Storage, options: CompactionRunOptions): Promise<CompactionResult[]> {
   const results: CompactionResult[] = [];
   const state = await TableState.load(storage);
   for (const instant of state.timeline.pending().filter((i) => i.action === 'compaction')) {
-    results.push(await runCompaction(storage, instant.requestedTime, options));
+    try {
+      results.push(await runCompaction(storage, instant.requestedTime, options));
+    } catch (err) {
+      if (!isLakeletError(err, 'CONFLICT')) throw err;
+    }
   }
   return results;
 }
 
-/** Execute one pending compaction plan. */
-export async function runCompaction(storage: Storage, instant: string, options: Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'>): Promise<CompactionResult> {
+/**
+ * Execute one pending compaction plan. The run holds the plan through the compaction's heartbeat (created
+ * with writeIfAbsent; a live one held by another runner → `CONFLICT`), and completes under the commit lock,
+ * only if the plan is still pending (`ABORTED` when a rollback dropped it meanwhile).
+ */
+export async function runCompaction(storage: Storage, instant: string, options: CompactionRunOptions): Promise<CompactionResult> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const state = await TableState.load(storage);
   const { config } = state;
   const dir = config.timelinePath;
-  const plan = parseCompactionPlan(await storage.read(`${dir}/${instant}.compaction.requested`), `${dir}/${instant}.compaction.requested`);
+  const planPath = `${dir}/${instant}.compaction.requested`;
+  const plan = parseCompactionPlan(await storage.read(planPath), planPath);
+  if (!(await storage.writeIfAbsent(`${HEARTBEAT_DIR}/${instant}`, new TextEncoder().encode(String(clock.now()))))) {
+    if (!(await heartbeatExpired(storage, instant, timeoutMs, clock))) {
+      throw new LakeletError('CONFLICT', `compaction: ${instant} is being run by another writer (its heartbeat is live)`, { instant });
+    }
+  }
+  const heartbeat = await startHeartbeat(storage, instant, HEARTBEAT_INTERVAL_MS, clock);
+  let result: CompactionResult;
+  try {
+    result = await execute(state, instant, plan, options, () => heartbeat.beat());
+  } catch (err) {
+    await heartbeat.stop();
+    throw err;
+  }
+  await heartbeat.stop();
+  await deleteMarkers(storage, instant).catch(() => undefined);
+  return result;
+}
+
+async function execute(state: TableState, instant: string, plan: CompactionPlan, options: CompactionRunOptions, beat: () => Promise<void>): Promise<CompactionResult> {
+  const { storage, config } = state;
+  const dir = config.timelinePath;
+  const clock = options.clock ?? systemClock;
   // Start over: files an interrupted run left behind are removed first.
   for (const f of await markedFiles(storage, instant)) await storage.delete(f);
   await deleteMarkers(storage, instant);
   await storage.write(`${dir}/${instant}.compaction.inflight`, new Uint8Array(0));
+  const operations = await liveInputs(state, instant, plan.operations);
   const schema = await state.schemaAsOf(undefined);
   const ordering = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
   const ctx = {
@@ -78,7 +152,8 @@ export async function runCompaction(storage: Storage, instant: string, options: 
   const stats = new Map<string, WriteStatInput[]>();
   let records = 0;
   let logs = 0;
-  for (const [taskId, op] of plan.operations.entries()) {
+  for (const [taskId, op] of operations.entries()) {
+    await beat();
     const stat = await compactOperation(storage, ctx, op, instant, taskId, schema, options);
     stats.set(op.partitionPath, [...(stats.get(op.partitionPath) ?? []), stat]);
     records += stat.numWrites;
@@ -90,11 +165,55 @@ export async function runCompaction(storage: Storage, instant: string, options: 
     extraMetadata: { schema: avroSchemaJson(withoutMetaFields(schema)) },
     operationType: 'COMPACT',
   });
-  if (!(await storage.writeIfAbsent(`${dir}/${instant}.commit`, metadata))) {
-    throw new LakeletError('CONFLICT', `compaction: ${instant}.commit already exists`, { instant });
+  await beat();
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
+  await withCommitLock(storage, instant, async () => {
+    const timeline = await loadTimeline(storage, config);
+    if (timeline.completedAt(instant)) throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
+    if (!timeline.files.some((f) => f.requestedTime === instant && f.action === 'compaction' && f.state === 'REQUESTED')) {
+      for (const f of await markedFiles(storage, instant)) await storage.delete(f);
+      throw new LakeletError('ABORTED', `compaction: plan ${instant} was dropped (rolled back) while it ran; nothing of it was committed`, { instant });
+    }
+    if (!(await storage.writeIfAbsent(`${dir}/${instant}.commit`, metadata))) {
+      throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
+    }
+  }, { ownerGone, clock });
+  return { instant, fileGroups: operations.length, recordsWritten: records, logFilesCompacted: logs };
+}
+
+/**
+ * The plan's operations without the log files that are gone and that no completed commit wrote: logs of a
+ * write that aborted after an older lakelet planned them (their blocks were never committed). A planned file
+ * that a completed commit wrote and storage lacks is `NOT_FOUND` — lost data is never compacted away.
+ */
+async function liveInputs(state: TableState, instant: string, operations: readonly CompactionOperation[]): Promise<CompactionOperation[]> {
+  const { storage } = state;
+  const missing = new Set<string>();
+  for (const op of operations) {
+    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+    for (const name of op.deltaFilePaths) {
+      try {
+        await storage.head(prefix + name);
+      } catch (err) {
+        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+        missing.add(prefix + name);
+      }
+    }
   }
-  await deleteMarkers(storage, instant);
-  return { instant, fileGroups: plan.operations.length, recordsWritten: records, logFilesCompacted: logs };
+  if (missing.size === 0) return [...operations];
+  const committed = new Set<string>();
+  for (const w of state.timeline.completedWrites()) {
+    const md = await state.commitMetadata(w);
+    for (const stats of Object.values(md.partitionToWriteStats)) for (const s of stats) if (s.path) committed.add(s.path);
+  }
+  for (const path of missing) {
+    if (committed.has(path)) throw new LakeletError('NOT_FOUND', `compaction: plan ${instant} merges ${path}, which a completed commit wrote and storage lacks`, { instant, path });
+  }
+  return operations.map((op) => {
+    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+    return { ...op, deltaFilePaths: op.deltaFilePaths.filter((name) => !missing.has(prefix + name)) };
+  });
 }
 
 async function compactOperation(

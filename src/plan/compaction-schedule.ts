@@ -1,5 +1,6 @@
 // Compaction scheduling (pure): whether a merge-on-read table is due for compaction — enough
-// deltacommits since the last compaction, or enough log bytes — and which file slices the plan merges.
+// deltacommits since the last compaction, or enough log bytes — and which file slices the plan merges
+// (only their committed log files: logs of pending writes are never a plan's input).
 import type { FileSlice } from '../file-group/file-slice.js';
 import { fileGroupKey } from '../file-group/file-slice.js';
 import type { CompactionOperation } from '../timeline/compaction-plan.js';
@@ -26,8 +27,11 @@ export function deltaCommitsSinceCompaction(timeline: Timeline): number {
 }
 
 /**
- * The operations of a compaction plan: every live slice with log files, except groups already in a pending
- * compaction. Undefined when the trigger is not reached (unless `force`) or nothing has logs.
+ * The operations of a compaction plan: every live slice with committed log files, except groups already in
+ * a pending compaction. `uncommittedLogs` (storage paths) are the logs of writes still pending — as Hudi's
+ * file-system view leaves out files of uncommitted instants, they are left out (their writer may still
+ * abort and delete them, or be rolled back). Undefined when the trigger is not reached (unless `force`) or
+ * nothing has committed logs.
  */
 export function planCompaction(
   slices: readonly FileSlice[],
@@ -35,8 +39,11 @@ export function planCompaction(
   pendingGroups: ReadonlySet<string>,
   trigger: CompactionTrigger,
   force = false,
+  uncommittedLogs: ReadonlySet<string> = new Set(),
 ): CompactionOperation[] | undefined {
-  const candidates = slices.filter((s) => s.logFiles.length > 0 && !pendingGroups.has(fileGroupKey(s.partitionPath, s.fileId)));
+  const candidates = slices
+    .map((s) => (s.logFiles.some((l) => uncommittedLogs.has(l.path)) ? { ...s, logFiles: s.logFiles.filter((l) => !uncommittedLogs.has(l.path)) } : s))
+    .filter((s) => s.logFiles.length > 0 && !pendingGroups.has(fileGroupKey(s.partitionPath, s.fileId)));
   if (candidates.length === 0) return undefined;
   const logBytes = candidates.reduce((n, s) => n + s.logFiles.reduce((m, l) => m + l.size, 0), 0);
   const due = force || deltaCommitsSinceCompaction(timeline) >= trigger.deltaCommits || (trigger.logBytes !== undefined && logBytes >= trigger.logBytes);
