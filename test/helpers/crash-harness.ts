@@ -7,7 +7,7 @@ import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { manualClock, memoryStorage, openTable, type IndexType, type Storage, type Table, type TableType, type WriteOptions } from '../../src/index.js';
+import { manualClock, memoryStorage, openTable, Table, type IndexType, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
 import { nodeFsStorage } from '../../src/node/index.js';
 import { checkInventory, checkReads, checkRecordIndex } from './crash-oracle.js';
 import { CrashModel, mrow, type ModelRow } from './crash-model.js';
@@ -188,7 +188,7 @@ export async function runCrashMatrix(c: CrashCase, kind: StoreKind, models: read
       return f(...a);
     };
   }
-  await c.act(() => openTable(counting), env, counting);
+  await c.act(() => Table.open(counting, env.options), env, counting);
   const total = methods.length;
   expect(total, `${c.name}: storage calls`).toBeGreaterThan(0);
 
@@ -207,7 +207,7 @@ export async function runCrashMatrix(c: CrashCase, kind: StoreKind, models: read
       // A virtual clock: waits (lock back-off, fences) cost no real time, and the recovery can measure them.
       const clock = manualClock(Date.now());
       const runEnv: CaseEnv = { ...env, options: { ...env.options, clock } };
-      const result = await c.act(() => openTable(faulty), runEnv, faulty).then((value) => ({ ok: true as const, value }), (err: unknown) => ({ ok: false as const, err }));
+      const result = await c.act(() => Table.open(faulty, runEnv.options), runEnv, faulty).then((value) => ({ ok: true as const, value }), (err: unknown) => ({ ok: false as const, err }));
       if (!result.ok) expect(isInjectedFault(result.err, faulty), `${label}: the failure is not the injected fault: ${describeError(result.err)}`).toBe(true);
 
       // Did it land?
@@ -260,7 +260,7 @@ export async function runCrashMatrix(c: CrashCase, kind: StoreKind, models: read
 
       // Recovery: the next operation succeeds and finishes what the crash left.
       const waitedFrom = clock.now();
-      await recover(c, raw, expected, runEnv, label, landed);
+      await recover(c, raw, expected, runEnv, label, landed, kind.name === 'node-fs');
       // Single-writer options (timeout 0): every leftover belongs to a dead writer; nothing is waited for.
       if (clock.now() - waitedFrom > 1000) violations.push(`${label}: the recovery waited ${clock.now() - waitedFrom} ms (virtual) on the crash's leftovers`);
       await checkReads(raw, expected, { label: `${label}: after recovery`, type: c.type, readableCommits: c.readableCommits });
@@ -281,14 +281,14 @@ function landedBy(effect: Effect, call: { method: string; path: string }, instan
   return (call.method === 'writeIfAbsent' || call.method === 'write') && /^\.hoodie\/\d{17}\.(commit|deltacommit|replacecommit|savepoint)$/.test(call.path) && call.path.includes(instant);
 }
 
-/** The next operation after a crash: finish a service if the case is one, then one upsert. */
-async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseEnv, label: string, landed: boolean): Promise<void> {
+/** The next operation after a crash: finish a service if the case is one, then one upsert (and a clean on node-fs). */
+async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseEnv, label: string, landed: boolean, clean: boolean): Promise<void> {
   let table: Table;
   if (c.effect === 'create' && !landed) {
     const { createTable } = await import('../../src/index.js');
     table = await createTable(raw, { name: 'crash', type: c.type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: CRASH_SCHEMA, ...env.options });
   } else {
-    table = await openTable(raw);
+    table = await Table.open(raw, env.options);
   }
   const before = await completedInstants(raw);
   // A compaction the crash interrupted (or an inline one) is finished by the next compact().
@@ -301,4 +301,7 @@ async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseE
   if (c.effect === 'rollback' && !landed && !(await completedInstants(raw)).has(`${env.marks.target}.${c.type === 'COPY_ON_WRITE' ? 'commit' : 'deltacommit'}`)) model.rollbackLatest();
   for (const k of added) if (k.endsWith('.compaction')) model.compaction(k.slice(0, 17));
   model.upsert(NEXT, r.instant);
+  // Temp files of a writer killed inside writeFile are the cleaner's to remove (they are invisible to the
+  // listing, so nothing else finds them).
+  if (clean) await table.clean();
 }
