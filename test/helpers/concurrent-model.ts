@@ -231,12 +231,16 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
     }
   }
   // An instant time names one instant: two actions requesting the same time is a broken timeline.
-  const requested = new Map<string, Set<string>>();
+  const requested = new Map<string, Map<string, string>>();
   for (const e of events) {
     const m = /^\.hoodie\/(\d{17})\.(\w+)\.requested$/.exec(e.path);
-    if (m && e.created) requested.set(m[1] as string, (requested.get(m[1] as string) ?? new Set()).add(`${m[2]} by ${e.actor}@${e.step}`));
+    if (m && e.created) {
+      const byAction = requested.get(m[1] as string) ?? new Map<string, string>();
+      if (!byAction.has(m[2] as string)) byAction.set(m[2] as string, `${m[2]} by ${e.actor}@${e.step}`);
+      requested.set(m[1] as string, byAction);
+    }
   }
-  for (const [t, by] of requested) if (by.size > 1) problems.push(`instant time ${t} was requested twice: ${[...by].join(', ')}`);
+  for (const [t, by] of requested) if (by.size > 1) problems.push(`instant time ${t} was requested twice: ${[...by.values()].join(', ')}`);
   const completedFiles = events.filter((e) => e.created && /^\.hoodie\/\d{17}\.(commit|deltacommit|replacecommit)$/.test(e.path));
   // Data commits: a compaction's `<c>.commit` is not one.
   const commits = completedFiles.filter((e) => !(e.path.endsWith('.commit') && compactions.has(e.path.slice(8, 25))));
