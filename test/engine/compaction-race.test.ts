@@ -118,7 +118,7 @@ describe('compaction racing a merge-on-read writer', () => {
   });
 
   test('compaction during the writer\'s log write, committed after the writer', async () => {
-    const { writer, compactor } = await race({ writerAt: call('write', /\.log\./), phase: 'after', holdCompactionCommit: true });
+    const { writer, compactor } = await race({ writerAt: call('write', /^p=x\/\..*\.log\./), phase: 'after', holdCompactionCommit: true });
     expect(writer.ok).toBe(true);
     expect(conflictMessage(compactor)).toMatch(/is still in progress/);
   });
@@ -148,7 +148,7 @@ describe('compaction racing a merge-on-read writer', () => {
   });
 
   test('a writer silent past the heartbeat timeout: the plan leaves its log out, and the writer then fails', async () => {
-    const { writer, compactor } = await race({ writerAt: call('write', /\.log\./), phase: 'after', holdCompactionCommit: false, writerLooksDead: true });
+    const { writer, compactor } = await race({ writerAt: call('write', /^p=x\/\..*\.log\./), phase: 'after', holdCompactionCommit: false, writerLooksDead: true });
     expect(compactor.ok).toBe(true);
     expect(writer.ok).toBe(false);
   });
@@ -160,7 +160,7 @@ describe('compaction racing a merge-on-read writer', () => {
   });
 
   test('plan pending before the writer starts: the writer logs on top of it, compaction commits during the writer', async () => {
-    const { writer, compactor } = await race({ writerAt: call('write', /\.log\./), phase: 'after', holdCompactionCommit: false, planFirst: true });
+    const { writer, compactor } = await race({ writerAt: call('write', /^p=x\/\..*\.log\./), phase: 'after', holdCompactionCommit: false, planFirst: true });
     expect(writer.ok && compactor.ok).toBe(true);
   });
 

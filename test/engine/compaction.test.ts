@@ -1,9 +1,12 @@
 // Compaction of merge-on-read tables: inline after N deltacommits, explicit, and while writers continue;
-// records keep their commit times; the plan and the commit look as Hudi writes them.
+// records keep their commit times; the plan and the commit look as Hudi writes them; plans take committed
+// logs only, and a plan whose inputs are gone is never a wedge (D3).
 import { describe, expect, test } from 'vitest';
 import { scheduleCompaction, runCompaction } from '../../src/engine/compaction.js';
-import { parseCompactionPlan } from '../../src/timeline/compaction-plan.js';
-import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { logFileName } from '../../src/file-group/file-names.js';
+import { parseCompactionPlan, serializeCompactionPlan } from '../../src/timeline/compaction-plan.js';
+import { createTable, LakeletError, manualClock, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
 const OPTS = { bloomFilter: { numEntries: 100 } };
 
@@ -86,5 +89,76 @@ describe('compaction', () => {
     expect(table.timeline.find((i) => i.requestedTime === planned)).toBeUndefined();
     await table.compact();
     expect((await rows(table, { readOptimized: true })).map((x) => x.split('@')[0])).toEqual(['a=1']);
+  });
+
+  test('D3: a plan leaves out the logs of pending writes (here a writer silent past its heartbeat timeout)', async () => {
+    const { storage } = await morTable(false);
+    const clock = manualClock();
+    const table = await openTable(storage);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }, { id: 'b', ts: 1, p: 'x', v: 1 }], { clock });
+    clock.advance(1000);
+    await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }], { clock });
+    clock.advance(1000);
+    // The writer writes its log, then stalls past the default 60 s timeout.
+    const ws = pausingStorage(storage, 'writer');
+    const held = ws.pauseAt(call('write', /^p=x\/\..*\.log\./), { phase: 'after' });
+    const writer = (await openTable(ws)).upsert([{ id: 'b', ts: 3, p: 'x', v: 3 }], { clock }).then(() => 'ok', (e: unknown) => e);
+    const { path: pendingLog } = await held.reached;
+    clock.advance(61_000);
+    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined }, true, { clock });
+    expect(planned).toBeDefined();
+    const plan = parseCompactionPlan(await storage.read(`.hoodie/${planned}.compaction.requested`), 'plan');
+    const inputs = plan.operations.flatMap((o) => o.deltaFilePaths.map((n) => `${o.partitionPath}/${n}`));
+    expect(inputs.length).toBe(1);
+    expect(inputs).not.toContain(pendingLog);
+    held.release();
+    const failed = await writer;
+    expect(failed).toBeInstanceOf(LakeletError);
+    expect((await storage.list('p=x')).map((f) => f.path)).not.toContain(pendingLog);
+    // The plan's inputs are all there: compaction and later writes work.
+    expect((await table.compact({ clock })).map((r) => r.instant)).toEqual([planned]);
+    await table.upsert([{ id: 'b', ts: 4, p: 'x', v: 4 }], { clock });
+    expect((await rows(table)).map((r) => r.split('@')[0])).toEqual(['a=2', 'b=4']);
+  });
+
+  test('D3: a plan that captured a log its aborted writer then deleted is compacted without it; writes go on', async () => {
+    const { storage, table } = await morTable(false);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }, { id: 'b', ts: 1, p: 'x', v: 1 }]);
+    await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }]);
+    // What an older lakelet could leave: a plan listing a log of a writer that aborted and deleted it.
+    const slice = (await table.fileSlices())[0]!;
+    const gone = logFileName(slice.fileId, slice.baseInstantTime, 9, '0-99-0');
+    const instant = '29990101000000000';
+    await storage.write(`.hoodie/${instant}.compaction.requested`, serializeCompactionPlan({ operations: [{
+      baseInstantTime: slice.baseInstantTime,
+      deltaFilePaths: [...slice.logFiles.map((l) => l.name), gone],
+      dataFilePath: slice.baseFile?.name,
+      fileId: slice.fileId,
+      partitionPath: slice.partitionPath,
+      metrics: {},
+    }] }));
+    // A write with inline services runs the pending plan after its commit: it must not fail.
+    await table.upsert([{ id: 'c', ts: 1, p: 'y', v: 1 }], { compaction: { inline: true, deltaCommits: 100 } });
+    const reopened = await openTable(storage);
+    expect(reopened.timeline.filter((i) => i.state !== 'COMPLETED')).toEqual([]);
+    expect(reopened.timeline.some((i) => i.requestedTime === instant && i.state === 'COMPLETED')).toBe(true);
+    await reopened.upsert([{ id: 'b', ts: 5, p: 'x', v: 5 }]);
+    expect(await reopened.compact()).toHaveLength(1);
+    expect((await rows(reopened)).map((r) => r.split('@')[0])).toEqual(['a=2', 'b=5', 'c=1']);
+  });
+
+  test('D3: a planned log that a completed commit wrote and storage lacks is NOT_FOUND, not compacted away', async () => {
+    const { storage, table } = await morTable(false);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }]);
+    await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }]);
+    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined }, true);
+    const log = (await table.fileSlices())[0]!.logFiles[0]!;
+    await storage.delete(log.path);
+    const err = await table.compact().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LakeletError);
+    expect((err as LakeletError).code).toBe('NOT_FOUND');
+    expect((err as LakeletError).message).toContain(log.path);
+    // Nothing was committed: the plan is still pending.
+    expect((await openTable(storage)).timeline.find((i) => i.requestedTime === planned)?.state).not.toBe('COMPLETED');
   });
 });
