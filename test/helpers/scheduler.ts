@@ -94,7 +94,9 @@ export class Scheduler {
       });
     const onWrite = this.options.onWrite;
     const storage: Storage = {
-      label: `scheduled(${inner.label})`,
+      // One label per actor: actors stand for separate processes, so Web Locks (keyed by label, where the
+      // runtime has them) must not serialise them — that would also deadlock against the scheduler.
+      label: `scheduled(${inner.label}) as ${name}`,
       readOnly: inner.readOnly,
       head: (p: string): Promise<FileInfo> => point('head', p, () => inner.head(p)),
       read: (p: string, r?: ByteRange): Promise<Uint8Array> => point('read', r ? `${p}[${r.start},${r.end})` : p, () => inner.read(p, r)),
