@@ -35,7 +35,7 @@ export const SERVICES_SUMMARY = `  compact   merge a merge-on-read table's log f
   archive   move old instants from the active to the archived timeline
   savepoint keep a commit readable (and restorable); --delete removes one
   restore   roll the table back to a savepoint
-  rollback  undo the latest write (or a pending one)`;
+  rollback  undo a crashed (pending) write, else the latest commit`;
 
 const COMMON = `  --json                 print the result as one JSON document
   -h, --help             this help`;
@@ -111,14 +111,24 @@ Options:
   --instant <t>          the savepoint to restore (required)
 ${COMMON}
 `,
-  rollback: `Usage: lakelet rollback <dir> [--instant <t>] [--json]
+  rollback: `Usage: lakelet rollback <dir> [--instant <t>] [--force] [--json]
 
-Undoes a write: the latest completed commit by default, or the given instant
-when it is the latest completed write or a pending one. Older commits cannot
-be rolled back alone (restore a savepoint instead).
+Undoes a write: by default the newest pending write (one that crashed or is
+still running) if there is one, else the latest completed commit; or the
+given instant when it is pending or the latest completed write. Older commits
+cannot be rolled back alone (restore a savepoint instead).
+
+A pending write whose heartbeat is younger than the heartbeat timeout (60 s)
+may still be running on another process or machine: rolling it back is
+refused (exit 2, nothing changes) until the timeout has passed, unless
+--force. A forced rollback of a writer that is in fact alive makes that writer
+fail (ABORTED) instead of committing.
 
 Options:
-  --instant <t>          the write to roll back (default the latest)
+  --instant <t>          the write to roll back (default: the newest pending
+                         write, else the latest commit)
+  --force                roll back a pending write even if its heartbeat is
+                         alive (you know its writer is gone)
 ${COMMON}
 `,
 };
@@ -136,7 +146,7 @@ const SPECS: Record<ServiceCommand, OptionSpec[]> = {
   archive: [HELP, JSON_FLAG, { name: 'keep-min', kind: 'value' }, { name: 'keep-max', kind: 'value' }],
   savepoint: [HELP, JSON_FLAG, INSTANT, { name: 'user', kind: 'value' }, { name: 'comments', kind: 'value' }, { name: 'delete', kind: 'value' }],
   restore: [HELP, JSON_FLAG, INSTANT],
-  rollback: [HELP, JSON_FLAG, INSTANT],
+  rollback: [HELP, JSON_FLAG, INSTANT, { name: 'force', kind: 'flag' }],
 };
 
 type Runner = (table: Table, args: ParsedArgs) => Promise<{ line: string; json: unknown }>;
@@ -289,9 +299,10 @@ function restoreRunner(args: ParsedArgs): Runner {
 function rollbackRunner(args: ParsedArgs): Runner {
   const text = args.values.get('instant');
   const time = text === undefined ? undefined : instantTime(text, '--instant');
+  const force = args.flags.has('force');
   return async (table) => {
     const before = [...table.timeline];
-    const result = await table.rollback(time);
+    const result = await table.rollback(time, { force });
     const target = before.find((i) => i.requestedTime === result.rolledBack && i.action !== 'savepoint');
     // Table-service commits made after the write (compactions of its logs) are rolled back with it.
     const remaining = new Set(table.commits.map((i) => i.requestedTime));

@@ -55,9 +55,13 @@ Commands:
 ${SERVICES_SUMMARY}
   publish   write the listing manifest that static HTTP hosting needs
 
-Exit status: 0 on success, 2 on a bad command line, a table that cannot be read
-or a write that failed (the reason is printed on stderr as one line; a failed
-write leaves the table as it was).
+Exit status:
+  0  success; for a write, the commit landed. A step after the commit that
+     failed (inline compaction, clean, archival) is printed on stderr as
+     "lakelet: warning: ..." and does not change the status: do not retry.
+  2  nothing changed: a bad command line, a table that cannot be read, or an
+     operation that was refused or failed before it committed (the reason is
+     one "lakelet: ..." line on stderr; the table's data is as it was).
 `;
 
 const QUERY_USAGE = `Usage: lakelet query <table> [options]
