@@ -130,25 +130,41 @@ describe('two writers of one table in one browser profile', () => {
     const a = opfsStorage('lock-test/a');
     const b = opfsStorage('lock-test/b');
     expect(tableWriteLockName(a)).toBe('lakelet:write:opfs:lock-test/a');
+    const pendingOn = async (name: string) => ((await navigator.locks.query()).pending ?? []).filter((l) => l.name === name).length;
     const events: string[] = [];
-    const job = (s: Storage, name: string, ms: number) => withTableWriteLock(s, async () => {
-      events.push(`${name}+`);
-      await new Promise((r) => setTimeout(r, ms));
-      events.push(`${name}-`);
+    // a1 holds a's lock until the test releases it (a barrier, not a sleep).
+    let release!: () => void;
+    const released = new Promise<void>((r) => { release = r; });
+    const a1 = withTableWriteLock(a, async () => {
+      events.push('a1+');
+      await released;
+      events.push('a1-');
+      return 'a1';
+    });
+    await expect.poll(() => events).toEqual(['a1+']);
+    const quick = (s: Storage, name: string) => withTableWriteLock(s, async () => {
+      events.push(`${name}+`, `${name}-`);
       return name;
     });
-    const results = await Promise.all([job(a, 'a1', 30), job(opfsStorage('lock-test/a'), 'a2', 5), job(b, 'b1', 5)]);
-    expect(results).toEqual(['a1', 'a2', 'b1']);
-    // b1 ran while a1 held a's lock; a2 waited for a1.
-    expect(events.indexOf('b1-')).toBeLessThan(events.indexOf('a1-'));
-    expect(events.indexOf('a2+')).toBeGreaterThan(events.indexOf('a1-'));
+    const a2 = quick(opfsStorage('lock-test/a'), 'a2');
+    // b1 runs to completion while a1 still holds a's lock; a2 is queued behind a1 on the same lock.
+    expect(await quick(b, 'b1')).toBe('b1');
+    await expect.poll(() => pendingOn(tableWriteLockName(a))).toBe(1);
+    expect(events).toEqual(['a1+', 'b1+', 'b1-']);
+    release();
+    expect(await Promise.all([a1, a2])).toEqual(['a1', 'a2']);
+    expect(events).toEqual(['a1+', 'b1+', 'b1-', 'a1-', 'a2+', 'a2-']);
     // Errors propagate and release the lock; an aborted wait rejects.
     await expect(withTableWriteLock(a, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    const holder = withTableWriteLock(a, () => new Promise((r) => setTimeout(r, 50)));
+    let releaseHolder!: () => void;
+    const holder = withTableWriteLock(a, () => new Promise<void>((r) => { releaseHolder = r; }));
+    await expect.poll(async () => ((await navigator.locks.query()).held ?? []).filter((l) => l.name === tableWriteLockName(a)).length).toBe(1);
     const controller = new AbortController();
     const waiting = withTableWriteLock(a, async () => 'ran', { signal: controller.signal });
+    await expect.poll(() => pendingOn(tableWriteLockName(a))).toBe(1);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    releaseHolder();
     await holder;
     expect(await withTableWriteLock(a, async () => 'free again')).toBe('free again');
   });

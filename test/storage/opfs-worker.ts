@@ -1,16 +1,20 @@
 // A dedicated module worker for opfs.browser.test.ts: runs Storage operations on an OPFS folder from inside
-// a worker (where writes go through sync access handles) and posts the results back to the page.
+// a worker (where writes go through sync access handles) and posts the results back to the page. A race
+// starts on a message barrier: the worker reports `ready`, then waits for the page's `go`.
 import { isLakeletError } from '../../src/errors.js';
 import { opfsStorage } from '../../src/storage/opfs.js';
 
 /** What the page asks the worker to do. */
 export type WorkerRequest =
   | { kind: 'basics'; folder: string; size: number }
-  | { kind: 'race'; folder: string; path: string; callers: number; start: number };
+  | { kind: 'race'; folder: string; path: string; callers: number }
+  | { kind: 'go' };
 
 /** What the worker answers. */
 export interface WorkerReply {
   ok: boolean;
+  /** A race is set up and waits for `go` (the final reply follows). */
+  ready?: boolean;
   error?: string;
   writeMethod?: string;
   syncHandles?: boolean;
@@ -59,20 +63,30 @@ async function basics(folder: string, size: number): Promise<WorkerReply> {
   };
 }
 
-async function race(folder: string, path: string, callers: number, start: number): Promise<WorkerReply> {
+let go: (() => void) | undefined;
+const post = (reply: WorkerReply) => (self as unknown as { postMessage(message: unknown): void }).postMessage(reply);
+
+async function race(folder: string, path: string, callers: number): Promise<WorkerReply> {
   const s = opfsStorage(folder);
-  while (Date.now() < start) await new Promise((r) => setTimeout(r, 1));
+  await s.list(''); // the folder handles are resolved before the barrier
+  const started = new Promise<void>((resolve) => { go = resolve; });
+  post({ ok: true, ready: true });
+  await started;
   const results = await Promise.all(Array.from({ length: callers }, (_, i) => s.writeIfAbsent(path, new TextEncoder().encode(`worker-${i}`))));
   return { ok: true, wins: results.filter(Boolean).length };
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const req = event.data;
+  if (req.kind === 'go') {
+    go?.();
+    return;
+  }
   let reply: WorkerReply;
   try {
-    reply = req.kind === 'basics' ? await basics(req.folder, req.size) : await race(req.folder, req.path, req.callers, req.start);
+    reply = req.kind === 'basics' ? await basics(req.folder, req.size) : await race(req.folder, req.path, req.callers);
   } catch (err) {
     reply = { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
   }
-  (self as unknown as { postMessage(message: unknown): void }).postMessage(reply);
+  post(reply);
 };

@@ -26,6 +26,46 @@ async function removeFolder(folder: string): Promise<void> {
   }
 }
 
+/** A pause point: `reached` resolves when the writer gets there; the writer waits until `resume()`. */
+interface Pause { reached: Promise<void>; resume(): void }
+
+function pause(): Pause & { arrive(): Promise<void> } {
+  let arrived!: () => void;
+  let resume!: () => void;
+  const reached = new Promise<void>((r) => { arrived = r; });
+  const resumed = new Promise<void>((r) => { resume = r; });
+  return { reached, resume, arrive: () => (arrived(), resumed) };
+}
+
+/**
+ * Pause the page's next OPFS write twice: after the first half of the bytes reach its writable stream (`half`)
+ * and just before the temp file is moved over the target (`publish`). Patches the prototypes until `restore()`.
+ */
+function pauseOpfsWrites(): { half: Pause; publish: Pause; restore(): void } {
+  const streamProto = FileSystemWritableFileStream.prototype as unknown as { write(data: unknown): Promise<void> };
+  const fileProto = FileSystemFileHandle.prototype as unknown as { move?(...args: unknown[]): Promise<void> };
+  const write = streamProto.write;
+  const move = fileProto.move;
+  if (typeof move !== 'function') throw new Error('this Chromium has no FileSystemFileHandle.move(): the publish pause needs it');
+  const half = pause();
+  const publish = pause();
+  let writes = 0;
+  streamProto.write = async function (this: unknown, data: unknown) {
+    if (writes++ === 0 && data instanceof Uint8Array) {
+      await write.call(this, data.subarray(0, data.length / 2));
+      await half.arrive();
+      return write.call(this, data.subarray(data.length / 2));
+    }
+    return write.call(this, data);
+  };
+  let moves = 0;
+  fileProto.move = async function (this: unknown, ...args: unknown[]) {
+    if (moves++ === 0) await publish.arrive();
+    return move.apply(this, args);
+  };
+  return { half, publish, restore: () => { streamProto.write = write; fileProto.move = move; } };
+}
+
 async function folderHandle(folder: string): Promise<FileSystemDirectoryHandle> {
   let dir = await navigator.storage.getDirectory();
   for (const p of folder.split('/')) dir = await dir.getDirectoryHandle(p, { create: true });
@@ -118,45 +158,62 @@ describe('opfsStorage in the page', () => {
     expect((await s.head('outside.txt')).lastModified).toBeGreaterThan(0);
   });
 
-  it('write replaces atomically: concurrent readers see the old or the new bytes, never a mix', async () => {
-    const oldBytes = patternBytes(6 * 1024 * 1024, 3);
-    const newBytes = patternBytes(6 * 1024 * 1024, 4);
+  it('write replaces atomically: readers during the write (temp file half written, then about to be moved) see the old bytes', async () => {
+    const oldBytes = patternBytes(256 * 1024, 3);
+    const newBytes = patternBytes(256 * 1024, 4);
     await s.write('big.parquet', oldBytes);
-    let done = false;
-    const seen: string[] = [];
-    const reader = (async () => {
-      while (!done) {
-        const got = await s.read('big.parquet');
-        seen.push(firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
-      }
-    })();
-    await s.write('big.parquet', newBytes);
-    done = true;
-    await reader;
-    expect(seen.filter((x) => x.startsWith('torn'))).toEqual([]);
-    expect(firstDifference(await s.read('big.parquet'), newBytes)).toBe(-1);
+    const seen = (got: Uint8Array) => (firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
+    const gate = pauseOpfsWrites();
+    try {
+      const write = s.write('big.parquet', newBytes);
+      const during: string[] = [];
+      await gate.half.reached;
+      // The temp file exists (with Chromium's .crswap of its open writable stream next to it).
+      expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') && !p.endsWith('.crswap'))).toHaveLength(1);
+      for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
+      gate.half.resume();
+      await gate.publish.reached;
+      for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
+      gate.publish.resume();
+      await write;
+      expect(during).toEqual(['old', 'old', 'old', 'old', 'old', 'old']);
+    } finally {
+      gate.restore();
+    }
+    expect(seen(await s.read('big.parquet'))).toBe('new');
+    expect(await rawTree(folder)).toEqual(['big.parquet']);
   });
 
-  it('writeIfAbsent publishes atomically: a reader never sees a partial or empty file', async () => {
-    const bytes = patternBytes(8 * 1024 * 1024, 5);
-    let done = false;
-    const seen: string[] = [];
-    const reader = (async () => {
-      while (!done) {
-        try {
-          const got = await s.read('.hoodie/20240101000000000.commit');
-          seen.push(firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`);
-        } catch (err) {
-          if (!isLakeletError(err, 'NOT_FOUND')) throw err;
-          seen.push('absent');
-        }
+  it('writeIfAbsent publishes atomically: readers during the write see no file, never a partial or empty one', async () => {
+    const bytes = patternBytes(256 * 1024, 5);
+    const path = '.hoodie/20240101000000000.commit';
+    const seen = async (): Promise<string> => {
+      try {
+        const got = await s.read(path);
+        return firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`;
+      } catch (err) {
+        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+        return 'absent';
       }
-    })();
-    expect(await s.writeIfAbsent('.hoodie/20240101000000000.commit', bytes)).toBe(true);
-    done = true;
-    await reader;
-    expect(seen.filter((x) => x.startsWith('partial'))).toEqual([]);
-    expect(firstDifference(await s.read('.hoodie/20240101000000000.commit'), bytes)).toBe(-1);
+    };
+    const gate = pauseOpfsWrites();
+    try {
+      const create = s.writeIfAbsent(path, bytes);
+      const during: string[] = [];
+      await gate.half.reached;
+      // The temp file exists (with Chromium's .crswap of its open writable stream next to it).
+      expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') && !p.endsWith('.crswap'))).toHaveLength(1);
+      for (let i = 0; i < 3; i++) during.push(await seen());
+      gate.half.resume();
+      await gate.publish.reached;
+      for (let i = 0; i < 3; i++) during.push(await seen());
+      gate.publish.resume();
+      expect(await create).toBe(true);
+      expect(during).toEqual(['absent', 'absent', 'absent', 'absent', 'absent', 'absent']);
+    } finally {
+      gate.restore();
+    }
+    expect(await seen()).toBe('full');
   });
 
   it('writeIfAbsent: 20 concurrent callers on 4 separate instances of one folder → exactly one wins', async () => {
@@ -171,7 +228,8 @@ describe('opfsStorage in the page', () => {
     let held: string[] = [];
     await navigator.locks.request(`lakelet:opfs:${folder}/.hoodie/9.commit`, async () => {
       const pending = s.writeIfAbsent('.hoodie/9.commit', enc('x'));
-      await new Promise((r) => setTimeout(r, 50));
+      // The create queues on the path's Web Lock (polled, not slept on).
+      await expect.poll(async () => (await navigator.locks.query()).pending?.map((l) => l.name ?? '') ?? []).toContain(`lakelet:opfs:${folder}/.hoodie/9.commit`);
       held = (await navigator.locks.query()).pending?.map((l) => l.name ?? '') ?? [];
       await expect(s.head('.hoodie/9.commit')).rejects.toMatchObject({ code: 'NOT_FOUND' });
       void pending;
@@ -260,8 +318,10 @@ describe('opfsStorage in a dedicated worker', () => {
   beforeEach(() => {
     folder = freshFolder();
   });
+  const racers: Worker[] = [];
   afterEach(async () => {
     worker?.terminate();
+    for (const w of racers.splice(0)) w.terminate();
     await removeFolder(folder);
   });
 
@@ -290,13 +350,28 @@ describe('opfsStorage in a dedicated worker', () => {
 
   it('writeIfAbsent race between the page and two workers: exactly one of 30 callers wins', async () => {
     const path = '.hoodie/20240101000000000.commit';
-    const start = Date.now() + 300;
-    const workers = [ask({ kind: 'race', folder, path, callers: 10, start }), ask({ kind: 'race', folder, path, callers: 10, start })];
+    // Message barrier: each worker sets up and reports ready; then the page says go to both and starts its own.
+    const racer = () => {
+      const w = new Worker(new URL('./opfs-worker.ts', import.meta.url), { type: 'module' });
+      racers.push(w);
+      let ready!: () => void;
+      const isReady = new Promise<void>((r) => { ready = r; });
+      const done = new Promise<WorkerReply>((resolve, reject) => {
+        w.onmessage = (e: MessageEvent<WorkerReply>) => (e.data.ready ? ready() : resolve(e.data));
+        w.onerror = (e) => reject(new Error(`worker failed: ${e.message}`));
+      });
+      w.postMessage({ kind: 'race', folder, path, callers: 10 } satisfies WorkerRequest);
+      return { isReady, done, go: () => w.postMessage({ kind: 'go' } satisfies WorkerRequest) };
+    };
     const s = opfsStorage(folder);
-    while (Date.now() < start) await new Promise((r) => setTimeout(r, 1));
+    await s.list('');
+    const workers = [racer(), racer()];
+    await Promise.all(workers.map((w) => w.isReady));
+    for (const w of workers) w.go();
     const mine = await Promise.all(Array.from({ length: 10 }, (_, i) => s.writeIfAbsent(path, enc(`page-${i}`))));
-    const replies = await Promise.all(workers);
+    const replies = await Promise.all(workers.map((w) => w.done));
     for (const r of replies) expect(r.error).toBeUndefined();
+    for (const r of replies) expect(r.wins === 0 || r.wins === 1).toBe(true);
     const wins = mine.filter(Boolean).length + replies.reduce((n, r) => n + (r.wins ?? 0), 0);
     expect(wins).toBe(1);
     expect(dec(await s.read(path))).toMatch(/^(page|worker)-\d$/);
