@@ -161,12 +161,21 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
     return v;
   };
 
+  // `f1:v1,f2:v2` is ambiguous when a value holds `,<key field>:` or is a placeholder: refuse such values.
+  const fieldPrefixes = recordKeyFields.length > 1 ? recordKeyFields.map((f) => `,${f}:`) : [];
   const complexKey = (row: Readonly<Record<string, unknown>>): string => {
     let allNullOrEmpty = true;
     const parts = recordKeyFields.map((field) => {
       const v = valueString(row, field);
       if (v === null) return `${field}:${NULL_RECORDKEY_PLACEHOLDER}`;
       if (v === '') return `${field}:${EMPTY_RECORDKEY_PLACEHOLDER}`;
+      const clash = fieldPrefixes.find((prefix) => v.includes(prefix));
+      if (clash !== undefined) {
+        throw invalid(`record key field '${field}' holds ${JSON.stringify(v)}: its ',' before '${clash.slice(1)}' makes the complex key ambiguous (another row's parts could spell the same key)`, { field, value: v });
+      }
+      if (fieldPrefixes.length > 0 && (v === NULL_RECORDKEY_PLACEHOLDER || v === EMPTY_RECORDKEY_PLACEHOLDER)) {
+        throw invalid(`record key field '${field}' holds ${JSON.stringify(v)}, the complex key's placeholder for a ${v === NULL_RECORDKEY_PLACEHOLDER ? 'null' : 'empty'} value`, { field, value: v });
+      }
       allNullOrEmpty = false;
       return `${field}:${v}`;
     });

@@ -13,6 +13,7 @@ import type { KeyGeneratorKind } from '../keygen/key-generator.js';
 import { createTable, openTable, type Table } from '../table.js';
 import { HELP, parseArgs, parseColumnList, UsageError, type OptionSpec } from './cli-args.js';
 import { inputFormatOf, readInputFile, type InputRows } from './cli-input.js';
+import { keysWithoutRecord, missingKeysLine, readKeysFile } from './cli-keys.js';
 import { OutputSink, type CliOutput } from './cli-output.js';
 import { progressReporter } from './cli-progress.js';
 import { nodeFsStorage } from '../storage/node-fs.js';
@@ -64,7 +65,7 @@ const WRITE_WHAT: Record<WriteCommand, string> = {
 
 /** The help text of one write command. */
 export function writeUsage(command: WriteCommand): string {
-  const input = command === 'delete' ? '(--input <file> | --keys <k1,k2,...>)' : '--input <file>';
+  const input = command === 'delete' ? '(--input <file> | --keys <k1,k2,...> | --keys-file <file>)' : '--input <file>';
   return `Usage: lakelet ${command} <dir> ${input} [options]
 
 ${WRITE_WHAT[command]} <dir> is a table directory.
@@ -76,6 +77,10 @@ Options:
   --index <type>         BLOOM (default), GLOBAL_BLOOM, SIMPLE or GLOBAL_SIMPLE
 ${command === 'delete' ? `  --keys <k1,k2,...>     record keys to delete instead of --input; repeatable
                          (keys of several fields, "a:1,b:2", split before "a:")
+  --keys-file <file>     record keys to delete, one per line, exactly as written
+                         (for keys holding commas). Keys that match no record
+                         are named on stderr ("lakelet: warning: ..."); the
+                         delete of the others still commits (exit 0)
 ` : ''}  --json                 print the result as one JSON document
   -q, --quiet            no progress on stderr
   -h, --help             this help
@@ -112,6 +117,7 @@ const WRITE_SPECS: OptionSpec[] = [
   { name: 'format', kind: 'value' },
   { name: 'index', kind: 'value' },
   { name: 'keys', kind: 'list' },
+  { name: 'keys-file', kind: 'value' },
   { name: 'json', kind: 'flag' },
   { name: 'quiet', short: 'q', kind: 'flag' },
 ];
@@ -265,9 +271,11 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
   const dir = onePath(args.positionals, command);
   const input = args.values.get('input');
   const keyArgs = args.lists.get('keys');
-  if (keyArgs !== undefined && command !== 'delete') throw new UsageError(`option --keys is only for delete`);
-  if (keyArgs !== undefined && input !== undefined) throw new UsageError('options --keys and --input cannot be combined');
-  if (keyArgs === undefined && input === undefined) throw new UsageError(`${command}: option --input is required${command === 'delete' ? ' (or --keys)' : ''} (see lakelet ${command} --help)`);
+  const keysFile = args.values.get('keys-file');
+  if ((keyArgs !== undefined || keysFile !== undefined) && command !== 'delete') throw new UsageError(`option ${keyArgs !== undefined ? '--keys' : '--keys-file'} is only for delete`);
+  if (keyArgs !== undefined && keysFile !== undefined) throw new UsageError('options --keys and --keys-file cannot be combined');
+  if ((keyArgs !== undefined || keysFile !== undefined) && input !== undefined) throw new UsageError(`options ${keyArgs !== undefined ? '--keys' : '--keys-file'} and --input cannot be combined`);
+  if (keyArgs === undefined && keysFile === undefined && input === undefined) throw new UsageError(`${command}: option --input is required${command === 'delete' ? ' (or --keys, --keys-file)' : ''} (see lakelet ${command} --help)`);
   if (input === undefined && args.values.has('format')) throw new UsageError('option --format needs --input');
   const format = input === undefined ? undefined : inputFormatOf(input, args.values.get('format'));
   const options: WriteOptions = {};
@@ -287,11 +295,13 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
     // A table without a schema takes a parquet file's own (exact types: dates, maps, decimals) over one inferred from values.
     if (!hasSchema && rows.avroSchema !== undefined && command !== 'delete') options.schema = rows.avroSchema;
   }
+  const keys = rows !== undefined ? undefined : keysFile !== undefined ? await readKeysFile(keysFile) : splitKeys(keyArgs ?? [], table.config.recordKeyFields);
+  const missing = keys === undefined ? [] : await keysWithoutRecord(table, keys);
   const progress = progressReporter(io.stderr, { label: command, quiet: args.flags.has('quiet') });
   options.onProgress = (p) => progress.update(p);
   let result: WriteResult;
   try {
-    if (rows === undefined) result = await table.delete(splitKeys(keyArgs ?? [], table.config.recordKeyFields), options);
+    if (keys !== undefined) result = await table.delete(keys, options);
     else if (command === 'upsert') result = await table.upsert(rows.rows, options);
     else if (command === 'insert') result = await table.insert(rows.rows, options);
     else if (command === 'bulk-insert') result = await table.bulkInsert(rows.rows, options);
@@ -301,6 +311,7 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
     throw withInputLine(err, rows, input);
   }
   progress.finish();
+  if (missing.length > 0) io.stderr.write(`lakelet: warning: ${missingKeysLine(missing, new Set(keys).size)}\n`);
   if (args.flags.has('json')) return print(io.stdout, JSON.stringify({ instant: result.instant, operation: result.operation, stats: result.stats }) + '\n');
   return print(io.stdout, resultLine(result, command) + '\n');
 }

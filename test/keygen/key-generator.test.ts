@@ -310,3 +310,19 @@ describe('lone surrogates in keys and partition values (D7)', () => {
     expect(thrown(() => one.recordKey({ id: 'k\ud800' })).message).toMatch(/lone UTF-16 surrogate/);
   });
 });
+
+describe('complex keys that would collide (D10)', () => {
+  test('a value holding ",<key field>:" is refused; other commas and colons are kept', () => {
+    const kg = createKeyGenerator({ ...base, type: 'COMPLEX', recordKeyFields: ['a', 'b'], partitionFields: [] });
+    // 'a:x,b:y,b:z' could be a = 'x,b:y', b = 'z' or a = 'x', b = 'y,b:z': both refused.
+    expect(thrown(() => kg.recordKey({ a: 'x,b:y', b: 'z' }))).toMatchObject({ code: 'INVALID_ARGUMENT', context: { field: 'a' } });
+    expect(thrown(() => kg.recordKey({ a: 'x', b: 'y,b:z' }))).toMatchObject({ code: 'INVALID_ARGUMENT', context: { field: 'b' } });
+    expect(thrown(() => kg.recordKey({ a: 'x', b: 'y,a:z' })).message).toMatch(/','.*'a:'.*ambiguous/);
+    expect(kg.recordKey({ a: 'x,y', b: '10:30' })).toBe('a:x,y,b:10:30');
+    // The null/empty placeholders as values would read back as null/empty parts.
+    expect(thrown(() => kg.recordKey({ a: '__null__', b: 'z' })).context).toMatchObject({ field: 'a' });
+    expect(thrown(() => kg.recordKey({ a: 'x', b: '__empty__' })).context).toMatchObject({ field: 'b' });
+    // One field cannot collide.
+    expect(createKeyGenerator({ ...base, type: 'COMPLEX', recordKeyFields: ['a'], partitionFields: [] }).recordKey({ a: 'x,a:y' })).toBe('a:x,a:y');
+  });
+});

@@ -569,3 +569,38 @@ describe('lakelet query: instants (D11)', () => {
     expect(r).toEqual({ code: 0, out: 'id\n', err: '' });
   });
 });
+
+describe('lakelet delete by keys (D10)', () => {
+  async function keyed(rows: string): Promise<string> {
+    const dir = fresh('keys');
+    expect(await runCli('create', dir, '--name', 'k', '--type', 'mor', '--record-key', 'id', '--partition-by', 'p')).toMatchObject({ code: 0 });
+    expect(await runCli('upsert', dir, '--input', file('k.jsonl', rows), '-q')).toMatchObject({ code: 0, err: '' });
+    return dir;
+  }
+
+  test('--keys-file takes one key per line, so keys may hold commas', async () => {
+    const dir = await keyed('{"id":"a,b","p":"x"}\n{"id":"c","p":"y"}\n{"id":" d ","p":"y"}\n');
+    const r = await runCli('delete', dir, '--keys-file', file('keys.txt', 'a,b\r\n d \n\n'), '-q');
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/ delete: 0 inserted, 0 updated, 2 deleted;/);
+    expect((await queryRows(dir)).map((x) => x.id)).toEqual(['c']);
+    const both = await runCli('delete', dir, '--keys', 'c', '--keys-file', file('k2.txt', 'c\n'));
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/--keys and --keys-file cannot be combined/);
+    const empty = await runCli('delete', dir, '--keys-file', file('k3.txt', '\n\n'));
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/--keys-file .* holds no key/);
+  });
+
+  test('keys that match no record are named on stderr; the delete of the others commits (exit 0)', async () => {
+    const dir = await keyed('{"id":"a","p":"x"}\n{"id":"b","p":"y"}\n');
+    const r = await runCli('delete', dir, '--keys', 'a,nope,b', '--keys', 'gone', '-q');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/ delete: 0 inserted, 0 updated, 2 deleted;/);
+    expect(r.err).toBe('lakelet: warning: delete: 2 of 4 keys matched no record: nope, gone\n');
+    const none = await runCli('delete', dir, '--keys', 'a', '-q');
+    expect(none.code).toBe(0);
+    expect(none.err).toBe('lakelet: warning: delete: 1 of 1 key matched no record: a\n');
+    expect(await queryRows(dir)).toEqual([]);
+  });
+});
