@@ -38,7 +38,8 @@ export interface OrphanPlan {
 
 /**
  * Plan the removal of orphan files. A file counts only when its last modification is known and older than
- * `minAgeMs` (a write in progress refreshes its heartbeat within that time, and its instant is on the timeline):
+ * `minAgeMs` (a write in progress refreshes its heartbeat within that time, and its instant is on the timeline);
+ * `minAgeMs` 0 (single-writer use, heartbeat timeout 0) counts every file whatever its age:
  * - a temp file of an unfinished write (`*.lakelet-tmp-*`, anywhere in the table);
  * - a base file written by an instant that is not on the active timeline in any state (rolled back, or removed
  *   by an aborted write) yet later than the earliest active write — older instants may be archived commits;
@@ -47,7 +48,8 @@ export interface OrphanPlan {
  */
 export function planOrphanFiles(input: OrphanPlanInput): OrphanPlan {
   const { files, timeline, keep, now, minAgeMs } = input;
-  const old = (f: FileInfo): boolean => f.lastModified !== undefined && now - f.lastModified > minAgeMs;
+  // minAgeMs 0 is single-writer use (every pending write counts as failed): nothing can be in progress.
+  const old = (f: FileInfo): boolean => minAgeMs <= 0 || (f.lastModified !== undefined && now - f.lastModified > minAgeMs);
   const active = new Set(timeline.instants.map((i) => i.requestedTime));
   let earliestWrite: string | undefined;
   for (const i of timeline.instants) {

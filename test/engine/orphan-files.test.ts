@@ -161,6 +161,14 @@ describe('planOrphanFiles', () => {
     expect(plan).toEqual({ tempFiles: [], dataFiles: ['p/dead-0_0-0-0_20240103000000000.parquet'], markers: [] });
   });
 
+  it('with a heartbeat timeout of 0 (single writer) age does not matter, and an unknown age is no obstacle', () => {
+    const plan = planOrphanFiles({
+      timeline, now: 0, minAgeMs: 0, keep: new Set(),
+      files: [f('p/a.parquet.lakelet-tmp-y', 5), f('p/b.parquet.lakelet-tmp-z'), f('p/dead-0_0-0-0_20240103000000000.parquet', 5), f('p/pend-0_0-0-0_20240104000000000.parquet', 0)],
+    });
+    expect(plan).toEqual({ tempFiles: ['p/a.parquet.lakelet-tmp-y', 'p/b.parquet.lakelet-tmp-z'], dataFiles: ['p/dead-0_0-0-0_20240103000000000.parquet'], markers: [] });
+  });
+
   it('takes temp files anywhere once old, and dead markers with the data files they name', () => {
     const plan = planOrphanFiles({
       timeline, now, minAgeMs: TIMEOUT, keep: new Set(),
