@@ -295,13 +295,13 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
     // A table without a schema takes a parquet file's own (exact types: dates, maps, decimals) over one inferred from values.
     if (!hasSchema && rows.avroSchema !== undefined && command !== 'delete') options.schema = rows.avroSchema;
   }
-  const keys = rows !== undefined ? undefined : keysFile !== undefined ? await readKeysFile(keysFile) : splitKeys(keyArgs ?? [], table.config.recordKeyFields);
-  const missing = keys === undefined ? [] : await keysWithoutRecord(table, keys);
+  const keys = rows !== undefined ? [] : keysFile !== undefined ? await readKeysFile(keysFile) : splitKeys(keyArgs ?? [], table.config.recordKeyFields);
+  const missing = rows !== undefined ? [] : await keysWithoutRecord(table, keys);
   const progress = progressReporter(io.stderr, { label: command, quiet: args.flags.has('quiet') });
   options.onProgress = (p) => progress.update(p);
   let result: WriteResult;
   try {
-    if (keys !== undefined) result = await table.delete(keys, options);
+    if (rows === undefined) result = await table.delete(keys, options);
     else if (command === 'upsert') result = await table.upsert(rows.rows, options);
     else if (command === 'insert') result = await table.insert(rows.rows, options);
     else if (command === 'bulk-insert') result = await table.bulkInsert(rows.rows, options);

@@ -17,6 +17,13 @@ export type NodeFsOps = Pick<typeof fsPromises, 'open' | 'link' | 'mkdir' | 'rea
 export interface NodeFsStorageOptions {
   /** The file-system functions to use (default `node:fs/promises`): a seam for tests. */
   fs?: NodeFsOps;
+  /**
+   * Fsync files before publishing them and folders after (default true). `false` keeps the atomic
+   * temp-and-rename publishing but leaves flushing to the OS, as SQLite's `synchronous=OFF` does: a power
+   * loss may then leave a completed instant without its bytes. For scratch tables and tests that do not
+   * test durability (each fsync costs milliseconds).
+   */
+  fsync?: boolean;
 }
 
 /** Errno codes of platforms that cannot fsync a directory (Windows): the rename is as durable as it gets. */
@@ -35,6 +42,7 @@ const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'ENOTSUP', 'EPERM', 'E
  */
 export function nodeFsStorage(dir: string, options: NodeFsStorageOptions = {}): Storage {
   const fs: NodeFsOps = options.fs ?? fsPromises;
+  const durable = options.fsync !== false;
   const label = `fs:${dir}`;
   const abs = (path: string) => join(dir, ...normalizePath(path).split('/').filter(Boolean));
   const fail = (err: unknown, path: string, what: string): never => {
@@ -43,6 +51,7 @@ export function nodeFsStorage(dir: string, options: NodeFsStorageOptions = {}): 
 
   /** Fsync a directory, so the names created or renamed in it are durable. */
   const syncDir = async (path: string): Promise<void> => {
+    if (!durable) return;
     let handle;
     try {
       handle = await fs.open(path, 'r');
@@ -73,7 +82,7 @@ export function nodeFsStorage(dir: string, options: NodeFsStorageOptions = {}): 
         const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
         done += bytesWritten;
       }
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }

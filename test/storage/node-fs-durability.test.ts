@@ -151,6 +151,15 @@ describe('nodeFsStorage durability: fsync before publishing, folder fsync after'
     expect(await s.writeIfAbsent('.hoodie/1.commit', enc('d'))).toBe(false);
   });
 
+  it('fsync: false publishes the same way without any fsync', async () => {
+    const log: string[] = [];
+    const s = nodeFsStorage(dir, { fs: recordingFs(dir, log), fsync: false });
+    await s.write('p/a', enc('a'));
+    expect(await s.writeIfAbsent('p/b', enc('b'))).toBe(true);
+    expect(log.filter((e) => e.startsWith('sync'))).toEqual([]);
+    expect(log.filter((e) => !e.startsWith('open'))).toEqual(['mkdir p', 'rename p/a.tmp p/a', 'link p/b.tmp p/b', 'unlink p/b.tmp']);
+  });
+
   it('a table write syncs every data file and its folder before the completed instant is linked', async () => {
     const log: string[] = [];
     const s = nodeFsStorage(dir, { fs: recordingFs(dir, log) });
