@@ -51,7 +51,9 @@ const CREATE_TOKEN_HEADER = 'x-amz-meta-lakelet-create';
  * (`bytes=a-b`, never suffix ranges), listings use ListObjectsV2 (with a `/` delimiter for non-recursive
  * ones, following continuation tokens), big writes use multipart uploads, and `writeIfAbsent` sends
  * `If-None-Match: *` (412 → false). Missing keys → `NOT_FOUND`; denied or failed requests → `STORAGE`
- * naming the key and the S3 error code. Network errors, 5xx and 429 are retried with backoff.
+ * naming the key and the S3 error code. Network errors, 5xx and 429 are retried with backoff. A retried
+ * `writeIfAbsent` answered 412 reads the object back: it is ours (true) when it carries the create token the
+ * call sent as `x-amz-meta-lakelet-create` (browsers: the bucket CORS rule must expose that header, as ETag).
  */
 export function s3Storage(options: S3StorageOptions): Storage {
   return new S3Storage(options);
