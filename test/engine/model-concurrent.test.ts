@@ -34,6 +34,7 @@ for (const type of ['MERGE_ON_READ', 'COPY_ON_WRITE'] as const) {
       expect(all.filter((r) => r.conflicts > 0).length).toBeGreaterThan(SEEDS / 10);
       expect(all.filter((r) => r.succeeded >= 4).length).toBeGreaterThan(SEEDS / 4);
       expect(all.filter((r) => r.services > 0).length).toBeGreaterThan(SEEDS / 2);
+      expect(all.filter((r) => r.overlapping > 0).length, 'seeds where both writers committed concurrently').toBeGreaterThan(SEEDS / 4);
     });
   });
 }

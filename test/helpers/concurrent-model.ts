@@ -52,6 +52,8 @@ export interface ConcurrentRunResult {
   services: number;
   /** Was the completion order of the commits one of the serial orders that explain the table? */
   completionOrderMatched: boolean;
+  /** Pairs of successful writes of the two writers that overlapped in time (both committed concurrently). */
+  overlapping: number;
 }
 
 const row = (rnd: Random, id: string): Row => ({ id, part: rnd.pick(PARTS), ts: BigInt(rnd.int(6)), val: rnd.chance(0.2) ? null : rnd.int(1000) / 4, name: rnd.chance(0.2) ? null : `n${rnd.int(50)}` });
@@ -200,6 +202,7 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
     conflicts: allOps.filter((o) => o.apply && !o.outcome?.ok).length,
     services: allOps.filter((o) => !o.apply && o.outcome?.ok).length,
     completionOrderMatched: false,
+    overlapping: 0,
   };
 
   // Recovery: past every heartbeat timeout, one more write rolls back what is left pending; a compaction
@@ -274,5 +277,6 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
     const got = new Set(actual);
     problems.push(`the table matches no serial order of the ${byCompletion.length} successful writes (${orders.length} orders tried); against the completion order: missing ${[...expected].filter((r) => !got.has(r)).join(' ')}; unexpected ${actual.filter((r) => !expected.has(r)).join(' ')}`);
   }
-  return { ...empty, completionOrderMatched };
+  const overlapping = chain('w1').reduce((n, a) => n + chain('w2').filter((b) => a.start < b.end && b.start < a.end).length, 0);
+  return { ...empty, completionOrderMatched, overlapping };
 }
