@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TableType } from '../config/table-config.js';
 import type { CreateTableOptions } from '../engine/create-table.js';
 import type { WriteResult } from '../engine/write-client.js';
+import type { WriteWarning } from '../engine/post-commit.js';
 import type { WriteOptions } from '../engine/write-config.js';
 import { isLakeletError, LakeletError } from '../errors.js';
 import { withoutMetaFields } from '../format/schema.js';
@@ -96,6 +97,11 @@ _hoodie_* columns are ignored.
 Output: one line on stdout, e.g. "20250102030405678 upsert: 3 inserted,
 1 updated, 0 deleted; 2 files written (12.3 KiB) in 2 partitions". Progress
 goes to stderr: a bar on a terminal, otherwise one summary line.
+
+Exit status: 0 once the write is committed, even when a step after the commit
+(inline compaction, clean, archival) failed: each such failure is printed on
+stderr as "lakelet: warning: ..." (do not retry the write). 2 when nothing was
+written (bad input, a conflict, an error before the commit).
 `;
 }
 
@@ -312,8 +318,15 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
   }
   progress.finish();
   if (missing.length > 0) io.stderr.write(`lakelet: warning: ${missingKeysLine(missing, new Set(keys).size)}\n`);
-  if (args.flags.has('json')) return print(io.stdout, JSON.stringify({ instant: result.instant, operation: result.operation, stats: result.stats }) + '\n');
+  // Committed: a post-commit step that failed is a warning (exit 0), never a reason to retry the write.
+  for (const w of result.warnings) io.stderr.write(`lakelet: warning: ${warningLine(w)}\n`);
+  if (args.flags.has('json')) return print(io.stdout, JSON.stringify({ instant: result.instant, operation: result.operation, stats: result.stats, warnings: result.warnings }) + '\n');
   return print(io.stdout, resultLine(result, command) + '\n');
+}
+
+/** One line for a post-commit warning: which step failed, that the write is committed, and why. */
+export function warningLine(w: WriteWarning): string {
+  return `${w.service} failed after the commit (the write is committed; do not retry it): ${w.message.replace(/\s+/g, ' ').trim()}`;
 }
 
 /** A row error of the write (`context.row`) gains the input file and line the row came from. */
