@@ -604,3 +604,15 @@ describe('lakelet delete by keys (D10)', () => {
     expect(await queryRows(dir)).toEqual([]);
   });
 });
+
+describe('lakelet query --where on escaped partition values (D4)', () => {
+  test('values the writer percent-encodes are found by = and !=', async () => {
+    const dir = await createTrips();
+    const rows = ['a/b', '50%off', '../../etc', 'a\\b', ''].map((city, i) => JSON.stringify({ id: i + 1, ts: 1, city })).join('\n');
+    expect(await runCli('upsert', dir, '--input', file('p.jsonl', rows), '-q')).toMatchObject({ code: 0, err: '' });
+    for (const [city, id] of [['a/b', 1], ['50%off', 2], ['../../etc', 3], ['a\\b', 4], ['', 5]] as const) {
+      expect((await queryRows(dir, 'id', '--where', `city = '${city}'`)).map((r) => r.id), city).toEqual([id]);
+    }
+    expect((await queryRows(dir, 'id', '--where', "city != 'a/b'")).map((r) => r.id)).toEqual([2, 3, 4, 5]);
+  });
+});
