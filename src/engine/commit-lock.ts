@@ -17,9 +17,16 @@ export const COMMIT_LOCK_PATH = '.hoodie/.lakelet-commit.lock';
  */
 export const COMMIT_LOCK_FENCE_DIR = '.hoodie/.lakelet-commit-lock-fences';
 
+/** Default {@link CommitLockOptions.expireMs}. */
+export const DEFAULT_LOCK_EXPIRE_MS = 15_000;
+
 /** Lock timing. */
 export interface CommitLockOptions {
-  /** A lock (or a fence) older than this is taken to belong to a crashed writer and broken (default 60 s). */
+  /**
+   * A lock (or a fence) older than this is taken to belong to a crashed writer and broken (default 15 s:
+   * the lock is held only for a conflict check and one create, and a writer that crashed holding it must
+   * not block the next one for a whole heartbeat timeout).
+   */
   expireMs?: number;
   /** Give up waiting after this long with `CONFLICT` (default 90 s: longer than a crashed writer's lock lives). */
   waitMs?: number;
@@ -39,7 +46,8 @@ interface LockContent {
 const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
 /**
- * Run `fn` holding the table's commit lock.
+ * Run `fn` holding the table's commit lock. `fn` gets `held()`, to call right before the create that decides
+ * its outcome.
  *
  * Why it is safe: the lock file is only ever deleted by the winner of its generation's fence (a
  * writeIfAbsent), after re-reading the lock and finding that same generation; a generation never comes back
@@ -48,8 +56,8 @@ const encode = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
  * like a lock and is superseded by fence `<generation>.<k+1>`. As with every lease, a holder stalled for
  * longer than `expireMs` can be broken while it still runs.
  */
-export async function withCommitLock<T>(storage: Storage, owner: string, fn: () => Promise<T>, options: CommitLockOptions = {}): Promise<T> {
-  const expireMs = options.expireMs ?? 60_000;
+export async function withCommitLock<T>(storage: Storage, owner: string, fn: (held: () => Promise<void>) => Promise<T>, options: CommitLockOptions = {}): Promise<T> {
+  const expireMs = options.expireMs ?? DEFAULT_LOCK_EXPIRE_MS;
   const waitMs = options.waitMs ?? 90_000;
   const clock = options.clock ?? systemClock;
   const started = clock.now();
@@ -72,8 +80,17 @@ export async function withCommitLock<T>(storage: Storage, owner: string, fn: () 
   // Fences of older generations are leftovers of a crash mid-break or mid-release: none can still act on a
   // lock (theirs is gone, since ours exists), so they are removed.
   await dropOldFences(storage, mine.token).catch(() => undefined);
+  const acquired = mine;
+  // For `fn` to call right before its decisive create: CONFLICT when the lock may have been broken meanwhile
+  // (held past its expiry, or no longer ours), so a stalled holder never commits unprotected.
+  const held = async (): Promise<void> => {
+    const now = await readLock(storage);
+    if (clock.now() - acquired.at > expireMs || now?.token !== acquired.token) {
+      throw new LakeletError('CONFLICT', `commit: the commit lock of ${owner} was held past its ${expireMs} ms expiry (the writer stalled) and may have been broken; nothing was committed`, { path: COMMIT_LOCK_PATH, value: owner });
+    }
+  };
   try {
-    return await fn();
+    return await fn(held);
   } finally {
     await removeGeneration(storage, mine, owner, clock, expireMs, undefined, true).catch(() => undefined);
   }

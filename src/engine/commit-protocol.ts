@@ -111,7 +111,7 @@ export async function completeWrite(storage: Storage, state: TableState, write: 
   // Conflict check and commit under the table's commit lock: no other writer can complete in between. A lock
   // whose owner's heartbeat stopped was left by a crashed writer and is broken.
   const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs, write.clock);
-  await withCommitLock(storage, write.instantTime, () => checkAndCommit(storage, state, write, metadata, touchedGroups), { ownerGone, clock: write.clock });
+  await withCommitLock(storage, write.instantTime, (held) => checkAndCommit(storage, state, write, metadata, touchedGroups, held), { ownerGone, clock: write.clock });
   // Committed: what follows is housekeeping the next writer redoes if it fails here.
   try {
     await write.heartbeat.stop();
@@ -135,7 +135,7 @@ export async function abortWrite(storage: Storage, state: TableState, write: Inf
   await storage.delete(`${state.config.timelinePath}/${names.requested}`);
 }
 
-async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>): Promise<void> {
+async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, lockHeld: () => Promise<void> = async () => undefined): Promise<void> {
   const timeline = await loadTimeline(storage, state.config);
   // Was I rolled back? Then never complete: the instant must still be pending with its requested file, and
   // no rollback may name it (a rollback plan is written under this same lock).
@@ -169,6 +169,7 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
     }
   }
   const completed = `${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).completed}`;
+  await lockHeld();
   if (!(await storage.writeIfAbsent(completed, metadata))) {
     throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
   }

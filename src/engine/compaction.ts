@@ -65,7 +65,7 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
   if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
   const owner = newInstantTime(first, options.now ?? clock);
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
-  return withCommitLock(storage, owner, async () => {
+  return withCommitLock(storage, owner, async (held) => {
     const state = await TableState.load(storage);
     const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
     const uncommitted = new Set<string>();
@@ -79,6 +79,7 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
       throw new LakeletError('CONFLICT', `compaction: write ${w.requestedTime} (${w.action}) is still in progress; a compaction is planned only when no other write is pending — retry when it has completed`, { instant: w.requestedTime });
     }
     const instant = newInstantTime(state, options.now ?? clock);
+    await held();
     const created = await storage.writeIfAbsent(`${state.config.timelinePath}/${instant}.compaction.requested`, serializeCompactionPlan({ operations }));
     if (!created) throw new LakeletError('CONFLICT', `compaction: instant ${instant} already exists`, { instant });
     return instant;
@@ -168,18 +169,33 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
   await beat();
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
-  await withCommitLock(storage, instant, async () => {
+  await withCommitLock(storage, instant, async (held) => {
     const timeline = await loadTimeline(storage, config);
     if (timeline.completedAt(instant)) throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
     if (!timeline.files.some((f) => f.requestedTime === instant && f.action === 'compaction' && f.state === 'REQUESTED')) {
       for (const f of await markedFiles(storage, instant)) await storage.delete(f);
       throw new LakeletError('ABORTED', `compaction: plan ${instant} was dropped (rolled back) while it ran; nothing of it was committed`, { instant });
     }
-    if (!(await storage.writeIfAbsent(`${dir}/${instant}.commit`, metadata))) {
+    await held();
+    if (!(await createCommit(storage, `${dir}/${instant}.commit`, metadata))) {
       throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
     }
   }, { ownerGone, clock });
   return { instant, fileGroups: operations.length, recordsWritten: records, logFilesCompacted: logs };
+}
+
+/**
+ * Create the compaction's completed instant. A create whose acknowledgement was lost (it throws, yet the
+ * file is there) is ours: only the holder of the plan and the commit lock creates it.
+ */
+async function createCommit(storage: Storage, path: string, metadata: Uint8Array): Promise<boolean> {
+  try {
+    return await storage.writeIfAbsent(path, metadata);
+  } catch (err) {
+    const there = await storage.head(path).then(() => true, () => false);
+    if (there) return true;
+    throw err;
+  }
 }
 
 /**

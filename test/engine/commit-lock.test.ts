@@ -2,11 +2,11 @@
 // crashed holder's lock, an owner whose heartbeat stopped, the wait limit — all on a manual clock, no sleeping —
 // and no lock or fence files left behind.
 import { describe, expect, test } from 'vitest';
-import { COMMIT_LOCK_PATH, withCommitLock } from '../../src/engine/commit-lock.js';
+import { COMMIT_LOCK_PATH, DEFAULT_LOCK_EXPIRE_MS, withCommitLock } from '../../src/engine/commit-lock.js';
 import { LakeletError, manualClock, memoryStorage, type Storage } from '../../src/index.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
-const EXPIRE = 60_000;
+const EXPIRE = DEFAULT_LOCK_EXPIRE_MS;
 
 /** A gate a test opens by hand. */
 function gate(): { opened: Promise<void>; open(): void } {
@@ -222,6 +222,28 @@ describe('commit lock', () => {
     };
     expect(await withCommitLock(lossy, 'A', async () => 'in', { clock, waitMs: 0 })).toBe('in');
     expect(lost).toBe(1);
+    expect(await lockFiles(storage)).toEqual([]);
+  });
+
+  test('a holder stalled past the expiry is told by held() before its create, and its lock may be taken', async () => {
+    const storage = memoryStorage();
+    const clock = manualClock();
+    const stalled = gate();
+    const resume = gate();
+    const slow = withCommitLock(storage, 'A', async (held) => {
+      await held(); // fresh: fine
+      stalled.open();
+      await resume.opened;
+      await held(); // after the stall: CONFLICT, so A never creates its commit unprotected
+      return 'committed';
+    }, { clock, ownerGone: async () => false });
+    await stalled.opened;
+    clock.advance(EXPIRE + 1);
+    expect(await withCommitLock(storage, 'B', async (held) => (await held(), 'B in'), { clock, ownerGone: async () => false })).toBe('B in');
+    resume.open();
+    const err = await slow.catch((e: unknown) => e);
+    expect((err as LakeletError).code).toBe('CONFLICT');
+    expect((err as LakeletError).message).toMatch(/^commit: the commit lock of A was held past its \d+ ms expiry/);
     expect(await lockFiles(storage)).toEqual([]);
   });
 
