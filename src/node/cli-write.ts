@@ -79,9 +79,10 @@ Options:
 ${command === 'delete' ? `  --keys <k1,k2,...>     record keys to delete instead of --input; repeatable
                          (keys of several fields, "a:1,b:2", split before "a:")
   --keys-file <file>     record keys to delete, one per line, exactly as written
-                         (for keys holding commas). Keys that match no record
+                         (for keys holding commas)
+                         With --keys or --keys-file, keys that match no record
                          are named on stderr ("lakelet: warning: ..."); the
-                         delete of the others still commits (exit 0)
+                         others are deleted and the exit status is 0
 ` : ''}  --json                 print the result as one JSON document
   -q, --quiet            no progress on stderr
   -h, --help             this help
