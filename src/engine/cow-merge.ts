@@ -2,6 +2,7 @@
 // file row group by row group with updates merged in, deletes dropped and inserts appended, or starts a
 // new file group. Untouched rows keep their commit time and seqno; every row gets the new file name.
 import type { RecordMergeMode } from '../config/table-config.js';
+import { microsToWire } from '../format/timestamp-micros.js';
 import type { BaseFile } from '../file-group/file-slice.js';
 import { baseFileName } from '../file-group/file-names.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
@@ -164,7 +165,8 @@ export async function mergeBucket(input: MergeBucketInput): Promise<MergeBucketR
   if (pool) {
     // Main thread: read the old file whole and hand it over; the worker decodes, merges and encodes.
     const base = input.base ? ownBuffer(await input.storage.read(input.base.path)) : undefined;
-    const r = await pool.run('mergeFileGroup', { ...spec, ...(base ? { base } : {}) }, base ? [base] : []);
+    // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
+    const r = await pool.run('mergeFileGroup', { ...microsToWire(spec), ...(base ? { base } : {}) }, base ? [base] : []);
     merged = { ...r, bytes: new Uint8Array(r.bytes) };
   } else {
     const file = input.base ? await storageBuffer(input.storage, input.base.path, input.base.size || undefined) : undefined;

@@ -54,3 +54,64 @@ export function epochMicros(d: Date): bigint {
 export function fractionMicros(frac: string): number {
   return frac.length <= 3 ? 0 : Number(frac.slice(3, 6).padEnd(3, '0'));
 }
+
+/** The key of the plain object a MicrosDate becomes on the worker wire (NUL: no Avro field can be named so). */
+const WIRE_KEY = '\u0000lakelet.micros';
+
+/**
+ * `value` with every MicrosDate (inside plain objects, arrays and Maps) replaced by a plain marker object that
+ * survives structured cloning — a cloned MicrosDate would arrive as a plain Date without its microseconds.
+ * Returns `value` itself when it holds no MicrosDate. Undo with {@link microsFromWire} on the other side.
+ */
+export function microsToWire<T>(value: T): T {
+  return toWire(value) as T;
+}
+
+function toWire(v: unknown): unknown {
+  if (v instanceof MicrosDate) return v.subMillisecondMicros === 0 ? new Date(v.getTime()) : { [WIRE_KEY]: v.micros };
+  if (v === null || typeof v !== 'object' || v instanceof Date || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = toWire(x);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    });
+    return out ?? v;
+  }
+  if (v instanceof Map) {
+    let out: Map<unknown, unknown> | undefined;
+    for (const [k, x] of v) {
+      const y = toWire(x);
+      if (y !== x) (out ??= new Map(v)).set(k, y);
+    }
+    return out ?? v;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const y = toWire(x);
+    if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+  }
+  return out ?? v;
+}
+
+/** Turn the markers {@link microsToWire} left back into MicrosDates, in place (the receiver owns its clone). */
+export function microsFromWire<T>(value: T): T {
+  return fromWire(value) as T;
+}
+
+function fromWire(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || v instanceof Date || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = fromWire(v[i]);
+    return v;
+  }
+  if (v instanceof Map) {
+    for (const [k, x] of v) v.set(k, fromWire(x));
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  const micros = o[WIRE_KEY];
+  if (typeof micros === 'bigint') return new MicrosDate(micros);
+  for (const k of Object.keys(o)) o[k] = fromWire(o[k]);
+  return o;
+}

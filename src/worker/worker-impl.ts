@@ -6,6 +6,7 @@ import { writeBaseFile } from '../format/base-file-writer.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet.js';
 import { mergeFileGroupRows } from '../engine/cow-merge.js';
 import { packKeys, type Kernels } from '../kernels/kernels.js';
+import { microsFromWire } from '../format/timestamp-micros.js';
 import {
   ownBuffer,
   type DecodeParquetRequest, type DecodeParquetResult, type EncodeBaseFileRequest, type EncodeBaseFileResult,
@@ -93,7 +94,7 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
 
     async mergeFileGroup(req: MergeFileGroupRequest): Promise<MergeFileGroupResult> {
       const { base, ...spec } = req;
-      const merged = await mergeFileGroupRows(spec, base ? bufferFromBytes(new Uint8Array(base)) : undefined);
+      const merged = await mergeFileGroupRows(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined);
       return { ...merged, bytes: ownBuffer(merged.bytes) };
     },
 

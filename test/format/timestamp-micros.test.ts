@@ -7,7 +7,11 @@ import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { describe, expect, it } from 'vitest';
 import { createTable, memoryStorage, type Storage, type Table } from '../../src/index.js';
+import { mergeBucket } from '../../src/engine/cow-merge.js';
 import { jsonValue } from '../../src/format/json-row.js';
+import { withMetaFields } from '../../src/format/schema.js';
+import type { WorkerPool } from '../../src/worker/pool.js';
+import { createWorkerApi } from '../../src/worker/worker-impl.js';
 import { dateFromEpochMicros, epochMicros, MicrosDate } from '../../src/format/timestamp-micros.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { writeBaseFile } from '../../src/format/base-file-writer.js';
@@ -140,6 +144,27 @@ describe('timestamp-micros columns keep their microseconds', () => {
     const { table: copy } = await newTable('COPY_ON_WRITE');
     await copy.upsert(tableFromArrays(arrow, ['id', 'at', 'maybe'], { seq: [1n, 1n] }));
     expect(await readBack(copy)).toEqual({ a: [String(T0), null], b: [String(T0 + 1n), String(T0 + 2n)] });
+  });
+
+  it('a copy-on-write merge in a worker (requests structured-cloned across the boundary) keeps the micros', async () => {
+    const api = createWorkerApi({ kernels: 'js' });
+    // A pool whose one "worker" is this realm behind structuredClone, as postMessage delivers requests.
+    const pool = {
+      size: 1,
+      run: async (method: string, request: unknown) => structuredClone(await (api as unknown as Record<string, (r: unknown) => Promise<unknown>>)[method]?.(structuredClone(request))),
+      close: async () => undefined,
+    } as unknown as WorkerPool;
+    const storage = memoryStorage();
+    const schema = withMetaFields(parseAvroSchema(SCHEMA) as AvroRecordSchema);
+    const record = (id: string, at: unknown, maybe: unknown) => ({ recordKey: id, partitionPath: '', data: { id, seq: 1n, at, maybe }, ordering: [1n], isDelete: false, index: 0 });
+    const result = await mergeBucket({
+      storage, instantTime: '20240501100005123', taskId: 0, partitionPath: '', fileId: 'f1', base: undefined,
+      updates: new Map(), inserts: [record('a', dateFromEpochMicros(T0), dateFromEpochMicros(T0 + 1n)), record('b', dateFromEpochMicros(T0 + 2n), null)],
+      schema, mergeMode: 'EVENT_TIME_ORDERING', orderingFields: ['seq'], orderingKinds: [{ kind: 'bigint', scale: 0 }],
+      writer: { codec: 'UNCOMPRESSED' }, beforeWrite: async () => undefined, pool,
+    });
+    const rows = await parquetReadObjects({ file: bufferFromBytes(await storage.read(result.stat.path as string)), compressors, columns: ['id', 'at', 'maybe'], parsers: RAW_TIMESTAMPS as never });
+    expect(rows.map((r) => [r.id, r.at, r.maybe ?? null])).toEqual([['a', T0, T0 + 1n], ['b', T0 + 2n, null]]);
   });
 
   it('MicrosDate is a Date of the millisecond, prints six digits only when it has sub-millisecond micros', () => {
