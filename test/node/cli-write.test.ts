@@ -616,3 +616,17 @@ describe('lakelet query --where on escaped partition values (D4)', () => {
     expect((await queryRows(dir, 'id', '--where', "city != 'a/b'")).map((r) => r.id)).toEqual([2, 3, 4, 5]);
   });
 });
+
+describe('lakelet upsert: a partition value too long for a folder name (D8)', () => {
+  test('is refused before anything is written, naming the value; hoodie.properties keeps no inferred schema', async () => {
+    const dir = await createTrips();
+    const before = listing(dir);
+    const long = 'x'.repeat(300);
+    const r = await runCli('upsert', dir, '--input', file('long.jsonl', `{"id":1,"ts":1,"city":"sf"}\n{"id":2,"ts":1,"city":"${long}"}\n`), '-q');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^lakelet: row 1: keygen: partition path "city=x{95}"… has a segment "city=x{59}"… of 305 bytes in UTF-8 \(a file name takes at most 255\) \(.*long\.jsonl line 2\)\n$/);
+    expect(listing(dir)).toEqual(before);
+    expect(await runCli('upsert', dir, '--input', file('short.jsonl', '{"id":1,"ts":1,"city":"sf","other":"v"}\n'), '-q')).toMatchObject({ code: 0, err: '' });
+    expect(await queryRows(dir)).toEqual([{ id: 1, ts: 1, city: 'sf', other: 'v' }]);
+  });
+});
