@@ -63,7 +63,8 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const first = await TableState.load(storage);
   if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
-  const owner = newInstantTime(first, options.now ?? clock);
+  // The lock's owner is named by a current instant time (no heartbeat: its own time vouches for it).
+  const owner = newInstantTime(first, clock);
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
   return withCommitLock(storage, owner, async (held) => {
     const state = await TableState.load(storage);
