@@ -168,4 +168,23 @@ describe('compaction racing a merge-on-read writer', () => {
     const { writer, compactor } = await race({ writerAt: call('write', /\.deltacommit\.inflight$/), phase: 'after', holdCompactionCommit: true, planFirst: true });
     expect(writer.ok && compactor.ok).toBe(true);
   });
+
+  test('inline compaction after another write skips quietly while this writer is live, and nothing is lost', async () => {
+    const { raw, clock } = await morTable();
+    const ys = pausingStorage(raw, 'writer');
+    const held = ys.pauseAt(call('write', /\.deltacommit\.inflight$/), { phase: 'after' });
+    const y = settle((await Table.open(ys)).upsert(UPDATE, { clock }));
+    await Promise.race([held.reached, y]);
+    clock.advance(1);
+    // X writes a new partition and its inline compaction is due: it must not plan over Y's group.
+    const x = await (await Table.open(raw)).upsert([{ id: 'n1', ts: 1, p: 'y', v: 7 }], { clock, compaction: { inline: true, deltaCommits: 1 } });
+    expect(x.stats.inserted).toBe(1);
+    expect((await Table.open(raw)).timeline.filter((i) => i.action === 'compaction' || (i.action === 'commit' && i.state === 'COMPLETED'))).toEqual([]);
+    held.release();
+    expect((await y).ok).toBe(true);
+    const expected = { ...Object.fromEntries(KEYS.map((k) => [k, 3])), n1: 7 };
+    expect(await snapshot(raw)).toEqual(expected);
+    expect(await (await Table.open(raw)).compact({ clock })).toHaveLength(1);
+    expect(await snapshot(raw)).toEqual(expected);
+  });
 });
