@@ -1,6 +1,7 @@
 // Query filters: `[field, op, value]` triples (ops = != < <= > >= IN NOT IN, ANDed), their parsing from
 // CLI text, evaluation against rows, and the min/max test used to prune partitions and row groups.
 import { LakeletError } from '../errors.js';
+import { MicrosDate } from '../format/timestamp-micros.js';
 
 /** A comparison operator. */
 export type FilterOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'IN' | 'NOT IN';
@@ -115,7 +116,7 @@ function coerce(field: string, kind: ComparableKind, scale: number, v: unknown):
       throw bad();
     }
     case 'date': {
-      const t = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : Date.parse(String(v));
+      const t = v instanceof Date ? preciseMillis(v) : typeof v === 'number' ? v : Date.parse(String(v));
       if (Number.isNaN(t)) throw bad();
       return t;
     }
@@ -161,8 +162,8 @@ export function compareValues(kind: ComparableKind, scale: number, a: unknown, b
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (kind === 'date') {
-    const x = a instanceof Date ? a.getTime() : typeof a === 'number' ? a : Date.parse(String(a));
-    const y = b as number;
+    const x = a instanceof Date ? preciseMillis(a) : typeof a === 'number' ? a : Date.parse(String(a));
+    const y = b instanceof Date ? preciseMillis(b) : (b as number);
     return x < y ? -1 : x > y ? 1 : 0;
   }
   if (kind === 'bigint' && typeof b === 'number') {
@@ -225,4 +226,9 @@ export function rangeMayMatch(f: CompiledFilter, min: unknown, max: unknown): bo
     case '!=': return !(lo(f.values[0]) === 0 && hi(f.values[0]) === 0);
     case 'NOT IN': return true;
   }
+}
+
+/** Epoch milliseconds of a Date, with a MicrosDate's extra microseconds as the fraction (exact to the µs until 2100). */
+function preciseMillis(d: Date): number {
+  return d instanceof MicrosDate ? d.getTime() + d.subMillisecondMicros / 1000 : d.getTime();
 }

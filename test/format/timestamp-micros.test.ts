@@ -167,6 +167,17 @@ describe('timestamp-micros columns keep their microseconds', () => {
     expect(rows.map((r) => [r.id, r.at, r.maybe ?? null])).toEqual([['a', T0, T0 + 1n], ['b', T0 + 2n, null]]);
   });
 
+  it('a timestamp-micros ordering field compares by its microseconds (later micros win, same millisecond)', async () => {
+    const storage = memoryStorage();
+    const table = await createTable(storage, { name: 'ord', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'at', schema: SCHEMA, ...SERVICES_OFF });
+    await table.upsert([{ id: 'a', seq: 1, at: T0 + 2n }, { id: 'a', seq: 2, at: T0 + 1n }]); // dedupe in one batch
+    await table.upsert([{ id: 'b', seq: 1, at: T0 + 5n }]);
+    await table.upsert([{ id: 'b', seq: 2, at: T0 + 4n }]); // older by 1 µs: the stored row stays
+    const seqs: Record<string, unknown> = {};
+    for await (const r of table.rows({ columns: ['id', 'seq'] })) seqs[String(r.id)] = r.seq;
+    expect(seqs).toEqual({ a: 1n, b: 1n });
+  });
+
   it('MicrosDate is a Date of the millisecond, prints six digits only when it has sub-millisecond micros', () => {
     const d = new MicrosDate(T0);
     expect(d).toBeInstanceOf(Date);
