@@ -19,7 +19,7 @@ for (const type of ['MERGE_ON_READ', 'COPY_ON_WRITE'] as const) {
       test(`seeds ${mine[0]}… (${mine.length})`, { timeout: 300_000 }, async () => {
         const failed: string[] = [];
         for (const seed of mine) {
-          const r = await runConcurrent(seed, type);
+          const r = await runConcurrent(seed, type, { callSites: only !== undefined });
           all.push(r);
           if (r.problems.length > 0) {
             failed.push(`seed ${seed}:\n  ${r.problems.join('\n  ')}\n  operations:\n    ${r.outcomes.join('\n    ')}`);

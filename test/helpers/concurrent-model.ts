@@ -124,6 +124,12 @@ export function serialOrders<T extends { start: number; end: number }>(a: readon
   return out;
 }
 
+/** The innermost engine frames of an error's stack (`src/…:line`), to say where an unexpected failure came from. */
+function engineFrames(err: unknown): string {
+  const frames = String((err as { callSite?: string })?.callSite ?? (err as Error)?.stack ?? '').split('\n').map((l) => /\/(src\/[^:)]+:\d+)/.exec(l)?.[1]).filter((f): f is string => f !== undefined && !f.startsWith('src/storage/'));
+  return frames.slice(0, 4).join(' < ') || 'unknown';
+}
+
 function modelOf(initial: Model, global: boolean, ops: readonly ActorOp[]): Model {
   const s = new Sequence(new Random(0), global);
   s.model = new Map(initial);
@@ -132,11 +138,11 @@ function modelOf(initial: Model, global: boolean, ops: readonly ActorOp[]): Mode
 }
 
 /** Run one seed; returns the problems found (none: the table is explained by the successful writes). */
-export function runConcurrent(seed: number, type: TableType): Promise<ConcurrentRunResult> {
-  return withSeededUuids(seed, () => runSeed(seed, type));
+export function runConcurrent(seed: number, type: TableType, options: { callSites?: boolean } = {}): Promise<ConcurrentRunResult> {
+  return withSeededUuids(seed, () => runSeed(seed, type, options.callSites ?? false));
 }
 
-async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResult> {
+async function runSeed(seed: number, type: TableType, callSites: boolean): Promise<ConcurrentRunResult> {
   const rnd = new Random(seed);
   const index = rnd.pick(INDEXES);
   const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY' || index === 'RECORD_INDEX';
@@ -163,6 +169,7 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
   const jumps = rnd.chance(0.3);
   const events: { actor: string; step: number; path: string; created: boolean; bytes: Uint8Array }[] = [];
   const sched: Scheduler = new Scheduler(base, seed, clock, {
+    callSites,
     jumpProbability: jumps ? 0.01 : 0, jumpMs: HEARTBEAT_TIMEOUT_MS + 1, instantStepProbability: 0.3,
     onWrite: (actor, path, bytes, made) => events.push({ actor, step: sched.steps, path, created: made, bytes }),
   });
@@ -186,7 +193,7 @@ async function runSeed(seed: number, type: TableType): Promise<ConcurrentRunResu
         } catch (err) {
           if (!(err instanceof LakeletError)) problems.push(`${name} ${op.label}: not a LakeletError: ${String((err as Error)?.stack ?? err)}`);
           op.outcome = { ok: false, code: isLakeletError(err) ? err.code : 'BUG', message: String((err as Error)?.message ?? err) };
-          if (!isLakeletError(err) || !(ACCEPTED_FAILURES.has(err.code) || err.code === op.accepts)) problems.push(`${name} ${op.label}: unexpected failure ${op.outcome.code}: ${op.outcome.message}`);
+          if (!isLakeletError(err) || !(ACCEPTED_FAILURES.has(err.code) || err.code === op.accepts)) problems.push(`${name} ${op.label}: unexpected failure ${op.outcome.code}: ${op.outcome.message} (at ${engineFrames(err)})`);
         }
         op.end = sched.steps;
       }

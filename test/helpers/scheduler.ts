@@ -43,6 +43,8 @@ export interface SchedulerOptions {
   /** With this probability per step the clock jumps `jumpMs` first: everyone "paused" that long (default 0). */
   jumpProbability?: number;
   jumpMs?: number;
+  /** Record each call's JavaScript call site and attach it to a failing call's error as `callSite` (debugging). */
+  callSites?: boolean;
   /** Called with the bytes of every granted write / writeIfAbsent (for oracles that read what was written). */
   onWrite?: (actor: string, path: string, bytes: Uint8Array, created: boolean) => void;
 }
@@ -89,7 +91,12 @@ export class Scheduler {
     const inner = this.inner;
     const point = <T>(call: Waiting['call'], path: string, run: () => Promise<T>): Promise<T> =>
       new Promise<T>((resolve, reject) => {
-        actor.queue.push({ call, path, run, resolve: resolve as (v: unknown) => void, reject });
+        const site = this.options.callSites ? new Error('call site').stack : undefined;
+        const fail = site === undefined ? reject : (err: unknown) => {
+          if (err instanceof Error) Object.assign(err, { callSite: site });
+          reject(err);
+        };
+        actor.queue.push({ call, path, run, resolve: resolve as (v: unknown) => void, reject: fail });
         this.notify();
       });
     const onWrite = this.options.onWrite;
