@@ -36,6 +36,11 @@ export interface OpfsStorage extends Storage {
  * atomic for every tab and worker of this origin that writes through lakelet. OPFS itself has no exclusive
  * create, so atomicity across origins, browser profiles or other programs writing the folder is not possible.
  * A full quota raises `STORAGE` naming the file, and no partial file is left behind.
+ *
+ * Durability: a sync access handle is `flush()`ed before its file is moved into place (the spec says flush
+ * persists the writes to disk); for writable streams and for `move()` the spec promises atomicity, not
+ * durability across a power loss. A temp file a crash left is listed with `includeTemporary` and removed by
+ * the cleaner (engine/orphan-files.ts) once it is older than the heartbeat timeout.
  */
 export function opfsStorage(dir: FileSystemDirectoryHandle | string, options: OpfsStorageOptions = {}): OpfsStorage {
   return new OpfsStore(dir, options);
