@@ -284,27 +284,3 @@ describe('compileRowValidator: strings UTF-8 cannot store (D7)', () => {
     }
   });
 });
-
-describe('compileRowValidator: strings UTF-8 cannot store (D7)', () => {
-  test('a lone surrogate in a string, a map key or a nested string is refused, naming the row and field', () => {
-    const v = compileRowValidator(record([
-      { name: 's', type: ['null', 'string'] },
-      { name: 'm', type: ['null', { type: 'map', values: 'string' }], default: null },
-      { name: 'a', type: ['null', { type: 'array', items: 'string' }], default: null },
-    ]));
-    expect(v({ s: 'ok 😀' }, 0)).toMatchObject({ s: 'ok 😀' });
-    for (const [row, bad, field] of [
-      [{ s: 'x\ud800' }, 's'],
-      [{ s: '\udc00y' }, 's'],
-      [{ s: '😀'.slice(1) }, 's'],
-      [{ s: 'x', m: { k: 'v\ud83d' } }, 'm.k'],
-      [{ s: 'x', m: { ['k\ud800']: 'v' } }, 'm'],
-      [{ s: 'x', a: ['ok', '\ud800'] }, 'a[1]'],
-    ].map(([r, f], i) => [i, r, f] as const)) {
-      const err = thrown(() => v(bad as Record<string, unknown>, row));
-      expect(err.code).toBe('INVALID_ARGUMENT');
-      expect(err.context).toMatchObject({ row, field });
-      expect(err.message).toMatch(/lone UTF-16 surrogate/);
-    }
-  });
-});
