@@ -49,6 +49,21 @@ export async function listDataFiles(storage: Storage): Promise<FileInfo[]> {
   return out;
 }
 
+/** Actions whose instants delete data files (writers' own new instants never do). */
+const DELETING_ACTIONS = new Set(['clean', 'rollback', 'restore']);
+
+/**
+ * Could data files have been deleted legitimately between loading `loaded` and reading `now`? True when a
+ * completed instant of `loaded` is gone (rolled back, restored, archived) or a clean, rollback or restore
+ * instant appeared.
+ */
+function filesMayHaveMoved(loaded: Timeline, now: Timeline): boolean {
+  const present = new Set(now.instants.map((i) => i.fileName));
+  if (loaded.instants.some((i) => i.state === 'COMPLETED' && !present.has(i.fileName))) return true;
+  const before = new Set(loaded.instants.map((i) => i.fileName));
+  return now.instants.some((i) => DELETING_ACTIONS.has(i.action) && !before.has(i.fileName));
+}
+
 /** A table as loaded at one moment; caches listing, view and commit metadata. */
 export class TableState {
   private files: Promise<FileInfo[]> | undefined;
@@ -97,13 +112,24 @@ export class TableState {
       const replaced: ReplaceRecord[] = [];
       const committed: CommittedWrite[] = [];
       const writes = this.timeline.completedWrites();
-      const metadata = await Promise.all(writes.map((i) => this.commitMetadata(i)));
+      let vanished = false; // a commit file gone since the timeline was listed: rolled back or archived meanwhile
+      const metadata = await Promise.all(writes.map((i) => this.commitMetadata(i).catch((err: unknown) => {
+        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+        vanished = true;
+        return undefined;
+      })));
       writes.forEach((i, n) => {
-        const md = metadata[n] as CommitMetadata;
+        const md = metadata[n];
+        if (!md) return;
         if (i.action === 'replacecommit') replaced.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: md.partitionToReplaceFileIds });
         committed.push({ instantTime: i.requestedTime, completionTime: i.completionTime, metadata: md });
       });
-      return new FileSystemView({ files: await this.dataFiles(), timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed });
+      const files = await this.dataFiles();
+      // Files vanish legitimately only after a clean, rollback or restore instant appears or a completed write
+      // disappears. If that happened while the files were listed, the listing may be newer than the timeline:
+      // skip the missing-file check rather than report a file a concurrent service removed.
+      const moved = vanished || filesMayHaveMoved(this.timeline, await loadTimeline(this.storage, this.config));
+      return new FileSystemView({ files, timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed: moved ? undefined : committed });
     })();
     return this.view;
   }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
 import { LakeletError } from '../../src/errors.js';
+import { TableState } from '../../src/engine/table-state.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
 
 const SCHEMA = {
@@ -160,6 +161,28 @@ describe('files removed legitimately are not missing', () => {
     const { storage, table } = await twoCommits('MERGE_ON_READ');
     await table.rollback();
     expect(await rowsOf(await openTable(storage))).toEqual(['x|a|1|1', 'x|b|1|2', 'y|c|1|3']);
+  });
+});
+
+describe('a service that deletes files while a reader lists them is not a loss', () => {
+  it('a clean between loading the timeline and listing the files: no NOT_FOUND', async () => {
+    const { storage, second } = await twoCommits('COPY_ON_WRITE');
+    const [latest] = await writtenIn(await openTable(storage), second);
+    const state = await TableState.load(storage); // the timeline as of `second`; files not listed yet
+    const other = await openTable(storage);
+    await other.upsert([{ id: 'a', part: 'x', ts: 3, v: 30 }], OPTIONS);
+    await other.upsert([{ id: 'a', part: 'x', ts: 4, v: 40 }], OPTIONS);
+    expect((await other.clean({ retainCommits: 1 }))?.filesDeleted ?? 0).toBeGreaterThan(0);
+    expect(await storage.head(latest as string).catch((err: unknown) => (err as LakeletError).code)).toBe('NOT_FOUND');
+    const slices = (await state.fileSystemView()).latestSlices();
+    expect(slices.map((s) => s.partitionPath)).toEqual(['part=y']);
+  });
+
+  it('a rollback between loading the timeline and listing the files: no NOT_FOUND', async () => {
+    const { storage } = await twoCommits('COPY_ON_WRITE');
+    const state = await TableState.load(storage);
+    await (await openTable(storage)).rollback();
+    expect((await (await state.fileSystemView()).latestSlices()).length).toBe(2);
   });
 });
 
