@@ -149,6 +149,22 @@ describe('opfsStorage in the page', () => {
     await open.abort();
   });
 
+  it('lists temp files a crash left only with includeTemporary (for the cleaner), and deletes them', async () => {
+    await s.write('p/a.parquet', enc('one'));
+    const dir = await (await folderHandle(folder)).getDirectoryHandle('p');
+    await (await dir.getFileHandle('b.parquet.lakelet-tmp-crash1', { create: true })).createWritable().then(async (w) => {
+      await w.write(enc('partial'));
+      await w.close();
+    });
+    expect((await s.list('p')).map((i) => i.path)).toEqual(['p/a.parquet']);
+    const all = await s.list('', { recursive: true, includeTemporary: true });
+    expect(all.map((i) => i.path)).toEqual(['p/a.parquet', 'p/b.parquet.lakelet-tmp-crash1']);
+    expect(all[1]?.size).toBe(7);
+    expect(all[1]?.lastModified).toBeGreaterThan(0);
+    await s.delete('p/b.parquet.lakelet-tmp-crash1');
+    expect(await rawTree(folder)).toEqual(['p', 'p/a.parquet']);
+  });
+
   it('sees files written by others through the OPFS API', async () => {
     const dir = await folderHandle(folder);
     const w = await (await dir.getFileHandle('outside.txt', { create: true })).createWritable();
