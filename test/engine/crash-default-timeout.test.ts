@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { isLakeletError, manualClock, openTable, Table, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
 import { CrashModel, mrow } from '../helpers/crash-model.js';
 import { checkInventory, checkReads } from '../helpers/crash-oracle.js';
-import { completedInstants, input, memoryKind, NEXT, standardSetup } from '../helpers/crash-harness.js';
+import { completedInstants, input, NEXT, standardSetup } from '../helpers/crash-harness.js';
+import { memoryKind } from '../helpers/crash-stores.js';
 import { describeError, faultyStorage, isInjectedFault } from '../helpers/storage-faults.js';
 
 const TIMEOUT = 60_000;
@@ -28,7 +29,7 @@ async function pendingWrites(storage: Storage): Promise<string[]> {
 
 for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as TableType[]) {
   describe(`crash at every storage call of an upsert with the default heartbeat timeout (${type})`, () => {
-    test('within the timeout nothing is rolled back or waited out; after it, full recovery', { timeout: 180_000 }, async () => {
+    test('within the timeout nothing is rolled back or waited out; after it, full recovery', { timeout: 600_000 }, async () => {
       const base = await kind.fresh();
       const model = new CrashModel(false);
       await standardSetup({ storage: base, model, options: DEFAULTS, marks: {} }, type);

@@ -5,7 +5,8 @@
 // The subset keeps the file system's cost (a folder copy per crash point) to about a third of the suite.
 import { afterAll, describe, test } from 'vitest';
 import { SERVICE_CASES, WRITE_CASES } from '../helpers/crash-cases.js';
-import { nodeFsKind, runCrashMatrix } from '../helpers/crash-harness.js';
+import { runCrashMatrix } from '../helpers/crash-harness.js';
+import { nodeFsKind } from '../helpers/crash-stores.js';
 
 const MODELS = ['before', 'after', 'torn'] as const;
 const NAMES = ['upsert (COPY_ON_WRITE, BLOOM)', 'upsert (MERGE_ON_READ, RECORD_INDEX)', 'a compaction (MERGE_ON_READ)', 'a rollback of the latest commit (COPY_ON_WRITE)'];
@@ -16,7 +17,7 @@ for (const name of NAMES) {
   const c = [...WRITE_CASES, ...SERVICE_CASES].find((x) => x.name === name);
   if (!c) throw new Error(`crash-node-fs: no case ${name}`);
   describe(`crash at every storage call of ${c.name} on node-fs`, () => {
-    test('every crash point leaves the model before or after; no temp file survives the recovery', { timeout: 180_000 }, async () => {
+    test('every crash point leaves the model before or after; no temp file survives the recovery', { timeout: 600_000 }, async () => {
       await runCrashMatrix(c, kind, MODELS);
     });
   });

@@ -6,13 +6,14 @@
 // Tables are 4-6 rows in 3 partitions with 2 commits: every call index runs in a few milliseconds.
 import { describe, test } from 'vitest';
 import { WRITE_CASES } from '../helpers/crash-cases.js';
-import { memoryKind, runCrashMatrix } from '../helpers/crash-harness.js';
+import { runCrashMatrix } from '../helpers/crash-harness.js';
+import { memoryKind } from '../helpers/crash-stores.js';
 
 const MODELS = ['before', 'after', 'lost-ack'] as const;
 
 for (const c of WRITE_CASES) {
   describe(`crash at every storage call of ${c.name}`, () => {
-    test('every crash point leaves the model before or after; the truth is reported; the next write recovers', { timeout: 120_000 }, async () => {
+    test('every crash point leaves the model before or after; the truth is reported; the next write recovers', { timeout: 600_000 }, async () => {
       await runCrashMatrix(c, memoryKind(), MODELS);
     });
   });

@@ -3,85 +3,15 @@
 // the table must show exactly the model before or after the operation (checked by crash-oracle.ts), a
 // rejection must be the injected fault, a reported failure must not have landed, and the next write must
 // succeed, finish the recovery, and leave only committed or allowed files.
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { manualClock, memoryStorage, openTable, Table, type IndexType, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
-import { nodeFsStorage } from '../../src/node/index.js';
+import { manualClock, Table, type IndexType, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
+import type { StoreKind } from './crash-stores.js';
 import { checkInventory, checkReads, checkRecordIndex } from './crash-oracle.js';
 import { CrashModel, mrow, type ModelRow } from './crash-model.js';
-import { copyStorage, describeError, faultyStorage, isInjectedFault, type FaultModel } from './storage-faults.js';
+import { describeError, faultyStorage, isInjectedFault, type FaultModel } from './storage-faults.js';
 
 /** What makes an operation visible, found on the raw timeline. */
 export type Effect = 'write' | 'compaction' | 'rollback' | 'savepoint' | 'deleteSavepoint' | 'create';
-
-/** One store kind: a place for the base table and cheap copies of it. */
-export interface StoreKind {
-  name: 'memory' | 'node-fs';
-  /** A new empty store. */
-  fresh(): Promise<Storage>;
-  /** A copy of a store made by this kind. */
-  copy(s: Storage): Promise<Storage>;
-  /** Files the store's listing hides (node-fs temp files). */
-  hidden(s: Storage): Promise<string[]>;
-  /** Leave a partial temp file for a write of `path` (the `torn` model). */
-  tear(s: Storage, path: string, bytes: Uint8Array): Promise<void>;
-  /** Remove what `fresh`/`copy` made. */
-  dispose(): Promise<void>;
-}
-
-/** The in-memory store. */
-export function memoryKind(): StoreKind {
-  return {
-    name: 'memory',
-    fresh: async () => memoryStorage(),
-    copy: (s) => copyStorage(s, (files) => memoryStorage({ files })),
-    hidden: async () => [],
-    tear: async () => undefined,
-    dispose: async () => undefined,
-  };
-}
-
-/** nodeFsStorage on temp folders (copied with fs.cp). */
-export function nodeFsKind(): StoreKind {
-  const dirs = new Map<Storage, string>();
-  let root: string | undefined;
-  const make = async (): Promise<[Storage, string]> => {
-    root ??= await mkdtemp(join(tmpdir(), 'lakelet-crash-'));
-    const dir = await mkdtemp(join(root, 't-'));
-    const s = nodeFsStorage(dir);
-    dirs.set(s, dir);
-    return [s, dir];
-  };
-  const dirOf = (s: Storage) => {
-    const d = dirs.get(s);
-    if (d === undefined) throw new Error('crash harness: not a node-fs store of this kind');
-    return d;
-  };
-  return {
-    name: 'node-fs',
-    fresh: async () => (await make())[0],
-    copy: async (s) => {
-      const [c, dir] = await make();
-      await cp(dirOf(s), dir, { recursive: true });
-      return c;
-    },
-    hidden: async (s) => {
-      const dir = dirOf(s);
-      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-      return entries.filter((e) => e.isFile() && e.name.includes('.lakelet-tmp-')).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
-    },
-    tear: async (s, path, bytes) => {
-      const target = join(dirOf(s), path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(`${target}.lakelet-tmp-torn`, bytes);
-    },
-    dispose: async () => {
-      if (root) await rm(root, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The crash tables' schema; `w` is added by the schema-evolving write. */
 export const CRASH_SCHEMA = {
@@ -301,6 +231,10 @@ async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseE
   if (c.effect === 'rollback' && !landed && !(await completedInstants(raw)).has(`${env.marks.target}.${c.type === 'COPY_ON_WRITE' ? 'commit' : 'deltacommit'}`)) model.rollbackLatest();
   for (const k of added) if (k.endsWith('.compaction')) model.compaction(k.slice(0, 17));
   model.upsert(NEXT, r.instant);
+  // A clean the crash interrupted (inline services) is finished by the next clean, as Hudi re-runs a pending plan.
+  const names = (await raw.list('.hoodie')).map((f) => f.path.slice(8));
+  const pendingClean = names.some((n) => /^\d{17}\.clean\.(requested|inflight)$/.test(n) && !names.includes(`${n.slice(0, 17)}.clean`));
+  if (pendingClean && !clean) await table.clean();
   // Temp files of a writer killed inside writeFile are the cleaner's to remove (they are invisible to the
   // listing, so nothing else finds them).
   if (clean) await table.clean();
