@@ -59,38 +59,53 @@ export function planOrphanFiles(input: OrphanPlanInput): OrphanPlan {
   const dead = (instant: string): boolean => !active.has(instant) && earliestWrite !== undefined && compareInstantTimes(instant, earliestWrite) > 0;
 
   const byPath = new Map(files.map((f) => [f.path, f]));
+  // Files the markers of instants still on the timeline name (pending writes) stay, whatever their names say.
+  const marked = new Set<string>();
+  for (const f of files) {
+    const m = markerOf(f.path);
+    if (m && !dead(m.instant) && m.named !== undefined) marked.add(m.named);
+  }
   const plan: OrphanPlan = { tempFiles: [], dataFiles: [], markers: [] };
   const data = new Set<string>();
   const addData = (path: string): void => {
     const f = byPath.get(path);
-    if (f && old(f) && !keep.has(path) && !path.includes(TEMP_FILE_MARKER)) data.add(path);
+    if (f && old(f) && !keep.has(path) && !marked.has(path) && !path.includes(TEMP_FILE_MARKER)) data.add(path);
   };
   for (const f of files) {
     if (baseName(f.path).includes(TEMP_FILE_MARKER)) {
       if (old(f)) plan.tempFiles.push(f.path);
       continue;
     }
-    if (f.path.startsWith(MARKER_ROOT)) {
-      const rest = f.path.slice(MARKER_ROOT.length);
-      const slash = rest.indexOf('/');
-      const instant = slash < 0 ? '' : rest.slice(0, slash);
-      if (slash < 0 || !dead(instant) || !old(f)) continue;
-      const named = rest.slice(slash + 1).replace(MARKER_SUFFIX, '');
-      if (named !== rest.slice(slash + 1)) addData(named);
+    const m = markerOf(f.path);
+    if (m) {
+      if (!dead(m.instant) || !old(f)) continue;
+      if (m.named !== undefined) addData(m.named);
       plan.markers.push(f.path);
       continue;
     }
+    if (f.path.startsWith(MARKER_ROOT)) continue;
     if (f.path === '.hoodie' || f.path.startsWith('.hoodie/') || f.path.startsWith('__MACOSX/')) continue;
     const base = parseBaseFileName(baseName(f.path));
     if (base && dead(base.instantTime)) addData(f.path);
   }
   plan.dataFiles = [...data].sort();
   // A marker whose data file must stay (kept, or too young) stays too, so a later pass can decide again.
-  plan.markers = plan.markers.filter((m) => {
-    const named = m.slice(MARKER_ROOT.length).replace(/^[^/]*\//, '').replace(MARKER_SUFFIX, '');
-    return !byPath.has(named) || data.has(named);
+  plan.markers = plan.markers.filter((path) => {
+    const named = markerOf(path)?.named;
+    return named === undefined || !byPath.has(named) || data.has(named);
   });
   return plan;
+}
+
+/** A marker file's instant and the data file it names (undefined for other marker files, e.g. Spark's MARKERS0). */
+function markerOf(path: string): { instant: string; named: string | undefined } | undefined {
+  if (!path.startsWith(MARKER_ROOT)) return undefined;
+  const rest = path.slice(MARKER_ROOT.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0) return undefined;
+  const file = rest.slice(slash + 1);
+  const named = file.replace(MARKER_SUFFIX, '');
+  return { instant: rest.slice(0, slash), named: named === file ? undefined : named };
 }
 
 /** Paths no orphan removal may touch: files of completed commits' write stats, pending compaction plans and savepoints. */

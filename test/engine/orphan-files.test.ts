@@ -156,6 +156,9 @@ describe('planOrphanFiles', () => {
         f('p/dead-0_0-0-0_20240103000000000.parquet', 0), // rolled back: the one orphan
         f('p/young-0_0-0-0_20240103000000000.parquet', now - TIMEOUT),
         f('.hoodie/.temp/20240104000000000/p/pend-0_0-0-0_20240104000000000.parquet.marker.CREATE', 0),
+        // named by the pending instant's markers, though its name says a dead instant
+        f('.hoodie/.temp/20240104000000000/p/odd-0_0-0-0_20240103000000000.parquet.marker.CREATE', 0),
+        f('p/odd-0_0-0-0_20240103000000000.parquet', 0),
       ],
     });
     expect(plan).toEqual({ tempFiles: [], dataFiles: ['p/dead-0_0-0-0_20240103000000000.parquet'], markers: [] });
