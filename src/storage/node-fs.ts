@@ -37,8 +37,9 @@ const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'ENOTSUP', 'EPERM', 'E
  * bytes and its name survive a crash or power loss — timeline files and data files alike, so the data files
  * a commit names are on disk before the commit file is. Errors: a missing file → `NOT_FOUND`; `EACCES` /
  * `EPERM` → `STORAGE` "permission denied" naming the path; `ENAMETOOLONG` → `INVALID_ARGUMENT` naming the
- * path; anything else → `STORAGE` with the errno code. Temp files (`<name>.lakelet-tmp-*`) are hidden from
- * listings unless `includeTemporary` is set.
+ * path; anything else → `STORAGE` with the errno code. A failed fsync of the folder after publishing is
+ * `STORAGE` too, although the file is then in place: its durability is unknown, so the write is not reported
+ * as done. Temp files (`<name>.lakelet-tmp-*`) are hidden from listings unless `includeTemporary` is set.
  */
 export function nodeFsStorage(dir: string, options: NodeFsStorageOptions = {}): Storage {
   const fs: NodeFsOps = options.fs ?? fsPromises;
