@@ -2,6 +2,11 @@
 // (inline compaction, clean, archival, record-index update) that fails becomes a warning on the result,
 // never a failure of the write (which a caller would retry, writing the rows twice).
 import { isLakeletError, type LakeletErrorCode } from '../errors.js';
+import type { Storage } from '../storage/storage.js';
+import { archive } from './archival.js';
+import { clean } from './clean.js';
+import { runPendingCompactions, scheduleCompaction } from './compaction.js';
+import type { ResolvedWriteOptions } from './write-config.js';
 
 /** The post-commit steps of a write. */
 export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index';
@@ -28,4 +33,26 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
     if (isLakeletError(err)) return { service, code: err.code, message: err.message };
     return { service, code: 'UNEXPECTED', message: `${service}: unexpected ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
   }
+}
+
+/**
+ * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
+ * Each runs even when an earlier one failed; failures come back as warnings, never thrown.
+ */
+export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
+  const steps: [PostCommitService, () => Promise<unknown>][] = [];
+  if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
+    steps.push(['compaction', async () => {
+      await scheduleCompaction(storage, options.compaction, false, options);
+      await runPendingCompactions(storage, options);
+    }]);
+  }
+  if (options.clean.automatic) steps.push(['clean', () => clean(storage, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  if (options.archive.automatic) steps.push(['archival', () => archive(storage, options.archive)]);
+  const warnings: WriteWarning[] = [];
+  for (const [service, step] of steps) {
+    const warning = await runPostCommit(service, step);
+    if (warning) warnings.push(warning);
+  }
+  return warnings;
 }

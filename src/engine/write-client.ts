@@ -12,9 +12,9 @@ import type { Storage } from '../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../timeline/commit-metadata-writer.js';
 import type { Action } from '../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.js';
-import { abortWrite, completeWrite, deleteMarkers, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
+import { completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { heartbeatExpired } from './heartbeat.js';
-import { recordingStorage } from './written-files.js';
+import { discardAttempt, recordingStorage } from './written-files.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
@@ -28,10 +28,7 @@ import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } fro
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
 import { prepareSchema } from './write-schema.js';
 import { yielder } from './yield.js';
-import { runPendingCompactions, scheduleCompaction } from './compaction.js';
-import { clean } from './clean.js';
-import { archive } from './archival.js';
-import { runPostCommit, type PostCommitService, type WriteWarning } from './post-commit.js';
+import { runPostCommit, runTableServices, type WriteWarning } from './post-commit.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
@@ -139,43 +136,6 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   }
   if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
   return { result, tableType: config.tableType };
-}
-
-/**
- * Remove what an attempt that did not commit left: its heartbeat, the data files it wrote (also those written
- * after another writer's rollback removed its markers), its markers and, unless a rollback already removed
- * them, its timeline files.
- */
-async function discardAttempt(storage: Storage, inflight: InflightWrite, written: readonly string[]): Promise<void> {
-  await inflight.heartbeat.stop().catch(() => undefined);
-  const fresh = await TableState.load(storage);
-  const mine = fresh.timeline.get(inflight.instantTime);
-  if (mine?.state === 'COMPLETED') return; // it committed after all: nothing to undo
-  for (const f of written) await storage.delete(f);
-  if (mine) await abortWrite(storage, fresh, inflight);
-  else await deleteMarkers(storage, inflight.instantTime);
-}
-
-/**
- * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
- * Each runs even when an earlier one failed; failures come back as warnings, never thrown.
- */
-export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
-  const steps: [PostCommitService, () => Promise<unknown>][] = [];
-  if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
-    steps.push(['compaction', async () => {
-      await scheduleCompaction(storage, options.compaction, false, options);
-      await runPendingCompactions(storage, options);
-    }]);
-  }
-  if (options.clean.automatic) steps.push(['clean', () => clean(storage, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
-  if (options.archive.automatic) steps.push(['archival', () => archive(storage, options.archive)]);
-  const warnings: WriteWarning[] = [];
-  for (const [service, step] of steps) {
-    const warning = await runPostCommit(service, step);
-    if (warning) warnings.push(warning);
-  }
-  return warnings;
 }
 
 function deleteByKey(key: string, index: number): HoodieRecord {

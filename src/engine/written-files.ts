@@ -1,7 +1,9 @@
-// The data files one write attempt created, recorded as it writes them: a write that does not commit deletes
-// exactly these, including files written after a rollback by another writer removed its markers (a stalled
-// writer that resumes would otherwise leave them as orphans no marker names).
+// The data files one write attempt created, recorded as it writes them, and the discarding of an attempt
+// that did not commit: it deletes exactly these, including files written after another writer's rollback
+// removed its markers (a stalled writer that resumes would otherwise leave orphans no marker names).
 import type { Storage } from '../storage/storage.js';
+import { abortWrite, deleteMarkers, type InflightWrite } from './commit-protocol.js';
+import { TableState } from './table-state.js';
 
 /** A store that records the data files (paths outside `.hoodie/`) written through it. */
 export interface RecordingStorage {
@@ -41,4 +43,19 @@ export function recordingStorage(inner: Storage): RecordingStorage {
     },
   };
   return { storage, written };
+}
+
+/**
+ * Remove what an attempt that did not commit left: its heartbeat, the data files it wrote (also those written
+ * after another writer's rollback removed its markers), its markers and, unless a rollback already removed
+ * them, its timeline files.
+ */
+export async function discardAttempt(storage: Storage, inflight: InflightWrite, written: readonly string[]): Promise<void> {
+  await inflight.heartbeat.stop().catch(() => undefined);
+  const fresh = await TableState.load(storage);
+  const mine = fresh.timeline.get(inflight.instantTime);
+  if (mine?.state === 'COMPLETED') return; // it committed after all: nothing to undo
+  for (const f of written) await storage.delete(f);
+  if (mine) await abortWrite(storage, fresh, inflight);
+  else await deleteMarkers(storage, inflight.instantTime);
 }

@@ -65,9 +65,9 @@ describe('post-commit services that fail are warnings of a committed write', () 
     const t0 = await createTable(good, { name: 'pc', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, ...QUIET });
     await t0.upsert([{ id: 'a', part: 'x', ts: 1, v: 1 }]);
     await t0.upsert([{ id: 'a', part: 'x', ts: 2, v: 2 }]);
-    // Another runner "completed" the same compaction first: the inline compaction's commit create loses.
+    // Scheduling the inline compaction loses a race (CONFLICT) after the write committed.
     const racing = pausingStorage(good);
-    racing.failAt(call('writeIfAbsent', /^\.hoodie\/\d+\.commit$/), { error: new LakeletError('CONFLICT', 'compaction: injected lost race', {}) });
+    racing.failAt(call('writeIfAbsent', /^\.hoodie\/\d+\.compaction\.requested$/), { error: new LakeletError('CONFLICT', 'compaction: injected lost race', {}) });
     const t = await openTable(racing);
     const result = await t.insert([{ id: 'y1', part: 'y', ts: 1, v: 10 }], { ...QUIET, retryOnConflict: 2, compaction: { inline: true, deltaCommits: 3 } });
     expect(result.warnings).toEqual([expect.objectContaining({ service: 'compaction', code: 'CONFLICT' })]);
