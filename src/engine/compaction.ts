@@ -89,7 +89,7 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
 
 /**
  * Run every pending compaction, oldest first (a crashed one starts over). A plan another runner is running
- * (its heartbeat is live) or completed meanwhile is skipped.
+ * (its heartbeat is live), completed or dropped meanwhile is skipped.
  */
 export async function runPendingCompactions(storage: Storage, options: CompactionRunOptions): Promise<CompactionResult[]> {
   const results: CompactionResult[] = [];
@@ -98,7 +98,8 @@ export async function runPendingCompactions(storage: Storage, options: Compactio
     try {
       results.push(await runCompaction(storage, instant.requestedTime, options));
     } catch (err) {
-      if (!isLakeletError(err, 'CONFLICT')) throw err;
+      // Another runner has it or finished it, or a rollback dropped it meanwhile: nothing to do here.
+      if (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED')) throw err;
     }
   }
   return results;
