@@ -3,7 +3,7 @@
 // gets CONFLICT and leaves no trace; no committed update is lost. Driven by pausing storage, default
 // heartbeat timeout, manual clock.
 import { describe, expect, test } from 'vitest';
-import { scheduleCompaction } from '../../src/engine/compaction.js';
+import { runCompaction, scheduleCompaction } from '../../src/engine/compaction.js';
 import { createTable, LakeletError, manualClock, memoryStorage, Table, type Storage } from '../../src/index.js';
 import { call, pausingStorage, type CallMatch, type Phase } from '../helpers/pausing-storage.js';
 
@@ -186,5 +186,36 @@ describe('compaction racing a merge-on-read writer', () => {
     expect(await snapshot(raw)).toEqual(expected);
     expect(await (await Table.open(raw)).compact({ clock })).toHaveLength(1);
     expect(await snapshot(raw)).toEqual(expected);
+  });
+
+  test('two runners of one plan: the second is refused while the first is live; a crashed run is taken over after the timeout', async () => {
+    const { raw, clock } = await morTable();
+    const options = { codec: 'GZIP' as const, rowGroupRows: 1000, bloomFilter: { numEntries: 100 }, clock };
+    const planned = (await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
+    const before = await snapshot(raw);
+    // Runner A writes its new base file, then is held.
+    const as = pausingStorage(raw, 'a');
+    const held = as.pauseAt(call('write', new RegExp(`^p=x/[^/]*_${planned}\\.parquet$`)), { phase: 'after' });
+    const a = settle(runCompaction(as, planned, options));
+    await Promise.race([held.reached, a]);
+    expect(held.hit).toBe(true);
+    const b = await settle(runCompaction(raw, planned, options));
+    expect(conflictMessage(b)).toMatch(new RegExp(`^compaction: ${planned} is being run by another writer`));
+    // A's file is intact (B did not start over on it); A completes.
+    held.release();
+    expect((await a).ok).toBe(true);
+    expect(await snapshot(raw)).toEqual(before);
+    // A run that crashes after its claim: within the timeout it is left alone, after it the next run takes over.
+    await (await Table.open(raw)).upsert([{ id: 'k1', ts: 5, p: 'x', v: 5 }], { clock });
+    const next = (await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
+    const dying = pausingStorage(raw, 'dying');
+    dying.failAt(call('write', /\.parquet$/), { times: Infinity });
+    expect((await settle(runCompaction(dying, next, options))).ok).toBe(false);
+    await raw.write(`.hoodie/.heartbeat/${next}`, new TextEncoder().encode(String(clock.now()))); // died before its cleanup
+    expect(await (await Table.open(raw)).compact({ clock })).toEqual([]);
+    clock.advance(61_000);
+    expect((await (await Table.open(raw)).compact({ clock })).map((r) => r.instant)).toEqual([next]);
+    expect(await snapshot(raw)).toEqual({ ...before, k1: 5 });
+    expect((await raw.list('.hoodie/.heartbeat')).length).toBe(0);
   });
 });
