@@ -8,10 +8,11 @@ import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { readParquetFooter } from '../format/parquet.js';
 import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../format/schema.js';
 import type { FileInfo, Storage } from '../storage/storage.js';
-import { parseCommitMetadata, type CommitMetadata } from '../timeline/commit-metadata.js';
+import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, type Instant } from '../timeline/instant.js';
 import { Timeline } from '../timeline/timeline.js';
 import { storageBuffer } from './storage-buffer.js';
+import { readCommitMetadataOrArchived } from './archived-fallback.js';
 import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 
@@ -91,8 +92,8 @@ export class TableState {
   commitMetadata(instant: Instant): Promise<CommitMetadata> {
     let m = this.metadata.get(instant.requestedTime);
     if (!m) {
-      const path = this.instantPath(instant);
-      m = this.storage.read(path).then((bytes) => parseCommitMetadata(bytes, path));
+      // From the archive when a concurrent archival moved the instant file after the timeline was listed.
+      m = readCommitMetadataOrArchived(this.storage, this.config, instant);
       this.metadata.set(instant.requestedTime, m);
     }
     return m;
