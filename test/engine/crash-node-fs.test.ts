@@ -2,7 +2,8 @@
 // a copy-on-write upsert, a merge-on-read upsert through the record index, a compaction and a rollback —
 // under the `before`, `after` and `torn` fault models. `torn` leaves the partial `*.lakelet-tmp-*` file a
 // writer killed inside writeFile leaves; the node-fs listing hides those, so the inventory walks the folder.
-// The subset keeps the file system's cost (a folder copy per crash point) to about a third of the suite.
+// The subset keeps the file system's cost (a folder copy per crash point, real I/O) to four cases; the
+// other operations differ from memory only above the adapter, which the memory matrix covers.
 import { afterAll, describe, test } from 'vitest';
 import { SERVICE_CASES, WRITE_CASES } from '../helpers/crash-cases.js';
 import { runCrashMatrix } from '../helpers/crash-harness.js';

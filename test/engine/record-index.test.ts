@@ -231,7 +231,7 @@ describe('stale indexes are detected and repaired', () => {
         const t = await openTable(copy);
         const next = await t.upsert([row('k0', 'b', 9), row('j1', 'a', 9)], RI);
         expected.upsert([mrow('k0', 'b', 9), mrow('j1', 'a', 9)], next.instant);
-        await checkReads(copy, expected, { label: `crash at call ${n}: next write`, type });
+        await checkReads(copy, expected, { label: `crash at call ${n}: next write`, type, latestOnly: true });
         await checkRecordIndex(copy, expected, `crash at call ${n}: next write`);
       }
     });
