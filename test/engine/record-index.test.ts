@@ -224,7 +224,7 @@ describe('stale indexes are detected and repaired', () => {
         const expected = model.clone();
         if (landed[0]) expected.upsert([mrow('k0', 'c', 2), mrow('n', 'a', 1)], landed[0]);
         if (landed[1]) expected.deleteIds(['j1'], landed[1]);
-        await checkReads(copy, expected, { label: `crash at call ${n}`, type });
+        await checkReads(copy, expected, { label: `crash at call ${n}`, type, latestOnly: true });
         await checkIndex(copy, ['k0', 'k1', 'j1', 'j2', 'n'], `crash at call ${n}`);
         await checkRecordIndex(copy, expected, `crash at call ${n}`);
         // And the next write through the repaired index keeps the table right.
