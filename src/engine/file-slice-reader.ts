@@ -1,7 +1,9 @@
 // Reads one file slice: the base file (projected, row groups pruned by statistics when no log applies)
 // and, for merge-on-read snapshots, its log blocks merged on top (skipping rolled-back, uncommitted,
-// later-than-T and corrupt blocks, the last reported as warnings).
+// later-than-T and corrupt blocks, the last reported as warnings). A log that is gone when read and that no
+// completed write of the timeline wrote was a pending writer's (which lost and deleted it): skipped.
 import type { TableConfig } from '../config/table-config.js';
+import { isLakeletError } from '../errors.js';
 import type { FileSlice } from '../file-group/file-slice.js';
 import { RecordMerger, type RecordMergerOptions } from '../file-group/record-merger.js';
 import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log-block-content.js';
@@ -11,6 +13,7 @@ import { rangeMayMatch, type CompiledFilter } from '../plan/filters.js';
 import type { Storage } from '../storage/storage.js';
 import { compareInstantTimes } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
+import { readCommitMetadataOrArchived } from './archived-fallback.js';
 import { storageBuffer } from './storage-buffer.js';
 
 /** Something a read skipped but that the caller should know about (a corrupt log block). */
@@ -93,7 +96,8 @@ function groupMayMatch(footer: Awaited<ReturnType<typeof readParquetFooter>>, g:
 async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: RecordMerger, columns: readonly string[] | undefined): Promise<void> {
   const blocks: { block: LogBlock; path: string }[] = [];
   for (const log of slice.logFiles) {
-    const bytes = await ctx.storage.read(log.path);
+    const bytes = await readLogOrSkip(ctx, log.path);
+    if (!bytes) continue;
     const scan = scanLogBlocks(bytes, log.path);
     for (const c of scan.corrupt) {
       ctx.onWarning({ code: 'CORRUPT_LOG_BLOCK', message: `log: skipped a corrupt block in ${log.path} at byte ${c.offset} (${c.reason})`, path: log.path, offset: c.offset, length: c.length });
@@ -125,4 +129,32 @@ async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: Record
       merger.addRecords(await readParquetRows(file, footer, path, { columns: columns ? [...columns] : undefined }));
     }
   }
+}
+
+/**
+ * A log file's bytes; undefined when it is missing and no completed write of `ctx.timeline` names it in its
+ * write stats: a pending writer's log (all its blocks would be skipped as uncommitted), deleted by that writer
+ * when it lost its conflict or by a rollback of it. A missing log a completed write produced stays `NOT_FOUND`.
+ */
+async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await ctx.storage.read(path);
+  } catch (err) {
+    if (!isLakeletError(err, 'NOT_FOUND') || (await writtenByCompletedWrite(ctx, path))) throw err;
+    return undefined;
+  }
+}
+
+/** Does the write-stat list of a completed write of the timeline (as of T, if set) name `path`? */
+async function writtenByCompletedWrite(ctx: SliceReadContext, path: string): Promise<boolean> {
+  for (const instant of ctx.timeline.completedWrites()) {
+    if (ctx.asOf !== undefined && compareInstantTimes(instant.requestedTime, ctx.asOf) > 0) continue;
+    // An instant file gone without an archived copy (rolled back or restored meanwhile): NOT_FOUND, which the
+    // caller reports for the log — the snapshot it reads is no longer the table's.
+    const metadata = await readCommitMetadataOrArchived(ctx.storage, ctx.config, instant);
+    for (const stats of Object.values(metadata.partitionToWriteStats)) {
+      for (const s of stats) if (s.path === path) return true;
+    }
+  }
+  return false;
 }
