@@ -199,7 +199,7 @@ export class Table {
       const { clock, heartbeatTimeoutMs } = resolveWriteOptions(this.writeDefaults, timing);
       return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
     });
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
     return result;
   }
 
@@ -209,7 +209,7 @@ export class Table {
     await checkTableMaintainable(storage, 'clean');
     const resolved = resolveWriteOptions(this.writeDefaults);
     const result = await withTableWriteLock(storage, () => clean(storage, { clock: resolved.clock, heartbeatTimeoutMs: resolved.heartbeatTimeoutMs, ...this.writeDefaults.clean, ...options }));
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
     return result;
   }
 
@@ -218,7 +218,7 @@ export class Table {
     const storage = this.state.storage;
     await checkTableMaintainable(storage, 'archive');
     const result = await withTableWriteLock(storage, () => archive(storage, { ...this.writeDefaults.archive, ...options }));
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
     return result;
   }
 
@@ -227,7 +227,7 @@ export class Table {
     const storage = this.state.storage;
     await checkTableMaintainable(storage, 'savepoint');
     const result = await withTableWriteLock(storage, () => savepoint(storage, options));
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
     return result;
   }
 
@@ -236,7 +236,7 @@ export class Table {
     const storage = this.state.storage;
     await checkTableMaintainable(storage, 'deleteSavepoint');
     await withTableWriteLock(storage, () => deleteSavepoint(storage, instant));
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
   }
 
   /**
@@ -257,7 +257,7 @@ export class Table {
     const storage = this.state.storage;
     await checkTableMaintainable(storage, 'restore');
     const result = await withTableWriteLock(storage, () => restore(storage, savepointInstant));
-    await this.refresh();
+    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
     return result;
   }
 

@@ -2,7 +2,7 @@
 // plan as `<r>.rollback.requested`, the write made invisible first, its base files deleted, a rollback
 // COMMAND block written in a new log version for every log file it wrote (merge-on-read, as Hudi does),
 // its timeline files removed, then `<r>.rollback` completed. Interrupted rollbacks are finished later.
-import { LakeletError } from '../errors.js';
+import { isLakeletError, LakeletError } from '../errors.js';
 import { parseBaseFileName, parseLogFileName } from '../file-group/file-names.js';
 import type { Storage } from '../storage/storage.js';
 import { parseCommitMetadata } from '../timeline/commit-metadata.js';
@@ -22,6 +22,11 @@ export interface RollbackResult {
   /** The instant rolled back. */
   rolledBack: string;
   filesDeleted: number;
+  /**
+   * Set when the rollback took effect (the rolled-back commit is no longer visible) but a later step of it
+   * failed: the error's message. The rollback stays pending and the next write (or rollback) finishes it.
+   */
+  unfinished?: string;
 }
 
 /** What a rollback removes: base files to delete, log files whose blocks a command block must hide. */
@@ -65,7 +70,15 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
     if (log) slices.set(`${partitionOf(path)}\u0000${log.fileId}\u0000${log.instantTime}`, { partition: partitionOf(path), fileId: log.fileId, base: log.instantTime });
   }
   for (const { partition, fileId, base } of slices.values()) {
-    const present = (await storage.list(partition)).map((f) => parseLogFileName(nameOf(f.path))).filter((l) => l !== undefined);
+    const files = await storage.list(partition);
+    // An interrupted run of this same rollback may have written the block already: reuse that file rather
+    // than leave it behind unreferenced (the block's bytes name this rollback instant, so equal bytes are it).
+    const again = await findSameBlock(storage, files, fileId, base, block);
+    if (again !== undefined) {
+      written[again] = block.length;
+      continue;
+    }
+    const present = files.map((f) => parseLogFileName(nameOf(f.path))).filter((l) => l !== undefined);
     const version = nextLogVersion(present.map((l) => ({ fileId: l.fileId, instantTime: l.instantTime, version: l.version })), fileId, base);
     const name = `.${fileId}_${base}.log.${version}_1-0-1`;
     const path = partition === '' ? name : `${partition}/${name}`;
@@ -75,14 +88,56 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
   return written;
 }
 
+/** A log file of the slice holding exactly `block`, if any. */
+async function findSameBlock(storage: Storage, files: readonly { path: string; size: number }[], fileId: string, base: string, block: Uint8Array): Promise<string | undefined> {
+  for (const f of files) {
+    const log = parseLogFileName(nameOf(f.path));
+    if (!log || log.fileId !== fileId || log.instantTime !== base || f.size !== block.length) continue;
+    const bytes = await storage.read(f.path);
+    if (bytes.length === block.length && bytes.every((b, i) => b === block[i])) return f.path;
+  }
+  return undefined;
+}
+
 /** Carry out a planned rollback: hide the target, remove its files, clean its timeline, complete. */
 async function executeRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, started: number, clock: Clock): Promise<RollbackResult> {
   const { storage, config } = state;
   // Every timeline file of the instant, except a compaction's plan: a rolled-back compaction is pending
   // again (as in Hudi) and re-runs without the rolled-back blocks.
   const targetFiles = state.timeline.files.filter((f) => f.requestedTime === target.requestedTime && f.action !== 'rollback' && !(f.action === 'compaction' && f.state === 'REQUESTED'));
-  // The completed file goes first: from then on readers no longer see the write.
-  for (const f of targetFiles.filter((x) => x.state === 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);
+  // The completed file goes first: from then on readers no longer see the write, the rollback has taken
+  // effect, and a later failure is not reported as if nothing happened — the pending rollback is finished
+  // by the next writer.
+  const completed = targetFiles.filter((x) => x.state === 'COMPLETED').map((f) => `${config.timelinePath}/${f.fileName}`);
+  for (const f of completed) {
+    try {
+      await storage.delete(f);
+    } catch (err) {
+      if (await exists(storage, f)) throw err; // not deleted: nothing took effect
+    }
+  }
+  const result = { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
+  try {
+    return await finishRollback(state, rollbackTime, target, targets, targetFiles, started, clock);
+  } catch (err) {
+    if (completed.length === 0) throw err;
+    return { ...result, unfinished: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function exists(storage: Storage, path: string): Promise<boolean> {
+  try {
+    await storage.head(path);
+    return true;
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) return false;
+    return true; // cannot tell: assume it is still there
+  }
+}
+
+/** The rest of a rollback once its target is hidden: files, command blocks, timeline files, completion. */
+async function finishRollback(state: TableState, rollbackTime: string, target: { requestedTime: string; action: string }, targets: RollbackTargets, targetFiles: readonly Instant[], started: number, clock: Clock): Promise<RollbackResult> {
+  const { storage, config } = state;
   for (const f of targets.baseFiles) await storage.delete(f);
   const commandLogs = await writeCommandBlocks(storage, rollbackTime, target.requestedTime, targets.logFiles);
   for (const f of targetFiles.filter((x) => x.state !== 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);

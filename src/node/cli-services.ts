@@ -309,8 +309,10 @@ function rollbackRunner(args: ParsedArgs): Runner {
     const alsoGone = before.filter((i) => i.state === 'COMPLETED' && i.action === 'commit' && i.requestedTime > result.rolledBack && !remaining.has(i.requestedTime)).map((i) => i.requestedTime);
     const what = target ? `${target.action} ${result.rolledBack}${target.state === 'COMPLETED' ? '' : ` (${target.state.toLowerCase()})`}` : result.rolledBack;
     const also = alsoGone.length > 0 ? ` and the ${alsoGone.length === 1 ? 'compaction' : 'compactions'} after it (${alsoGone.join(', ')})` : '';
-    const json = { instant: result.instant, rolledBack: result.rolledBack, action: target?.action ?? null, alsoRolledBack: alsoGone, filesDeleted: result.filesDeleted };
-    return { line: `${result.instant} rollback: rolled back ${what}${also}; ${plural(result.filesDeleted, 'file')} deleted`, json };
+    const json = { instant: result.instant, rolledBack: result.rolledBack, action: target?.action ?? null, alsoRolledBack: alsoGone, filesDeleted: result.filesDeleted, unfinished: result.unfinished ?? null };
+    // Took effect, but a later step failed: the pending rollback is finished by the next write (exit 0).
+    const rest = result.unfinished === undefined ? '' : `; not finished (${result.unfinished.replace(/\s+/g, ' ')}): the next write or rollback finishes it`;
+    return { line: `${result.instant} rollback: rolled back ${what}${also}; ${plural(result.filesDeleted, 'file')} deleted${rest}`, json };
   };
 }
 
