@@ -10,7 +10,7 @@ import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type Cl
 import { parseCompactionPlan } from '../timeline/compaction-plan.js';
 import { parseSavepointMetadata, savepointedFilePaths } from '../timeline/savepoint-metadata.js';
 import { systemClock, type Clock } from './clock.js';
-import { newInstantTime } from './commit-protocol.js';
+import { requestInstant } from './instant-request.js';
 import { HEARTBEAT_TIMEOUT_MS } from './heartbeat.js';
 import { removeOrphanFiles } from './orphan-files.js';
 import { TableState } from './table-state.js';
@@ -162,7 +162,6 @@ async function cleanFileVersions(storage: Storage, options: CleanOptions): Promi
   const plan = planClean(await state.fileSystemView(), state.timeline, planOptions, await savepointedFiles(state), await replaceRecords(state), await pendingCompactionSlices(state));
   if (plan.fileCount === 0) return finished[finished.length - 1];
 
-  const instant = newInstantTime(state, now);
   const bytes = serializeCleanerPlan({
     earliestInstantToRetain: plan.earliestInstantToRetain,
     lastCompletedCommitTimestamp: plan.lastCompletedCommitTimestamp,
@@ -171,9 +170,11 @@ async function cleanFileVersions(storage: Storage, options: CleanOptions): Promi
     partitionsToBeDeleted: plan.partitionsToDelete,
   });
   const dir = state.config.timelinePath;
-  if (!(await storage.writeIfAbsent(`${dir}/${instant}.clean.requested`, bytes))) {
-    throw new LakeletError('CONFLICT', `clean: instant ${instant} was requested by another writer`, { instant });
-  }
+  const instant = await requestInstant(storage, state.config, (t) => `${t}.clean.requested`, bytes, {
+    now,
+    ...(options.clock && { clock: options.clock }),
+    ...(options.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: options.heartbeatTimeoutMs }),
+  });
   await storage.write(`${dir}/${instant}.clean.inflight`, bytes);
   return executeClean(state, instant, parseCleanerPlan(bytes, `${dir}/${instant}.clean.requested`), started);
 }

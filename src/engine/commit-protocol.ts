@@ -14,6 +14,7 @@ import { rollbackOf } from './rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from './clock.js';
 import { compactionInstants, compactionPlanGroups } from './compaction-plans.js';
+import { requestInstant } from './instant-request.js';
 
 /** Folder of a write's markers. */
 export function markerDir(instantTime: string): string {
@@ -66,15 +67,9 @@ export function newInstantTime(state: TableState, now: Date | Clock = systemCloc
  * Write `<t>.<action>.requested`. The instant time comes from `now` when given (tests pin it), else from
  * `clock`, which also drives the write's heartbeat and its commit lock.
  */
-export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date, clock: Clock = systemClock): Promise<InflightWrite> {
-  let instantTime = newInstantTime(state, now ?? clock);
-  // Another writer may take the same millisecond: the atomic create decides, the loser moves on.
-  for (let attempt = 0; ; attempt++) {
-    const names = instantFileNames(instantTime, action);
-    if (await state.storage.writeIfAbsent(`${state.config.timelinePath}/${names.requested}`, requested)) break;
-    if (attempt >= 20) throw new LakeletError('CONFLICT', `commit: could not request an instant (last tried ${instantTime})`, { instant: instantTime });
-    instantTime = nextInstantTime(instantTime, now ?? new Date(clock.now()));
-  }
+export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date, clock: Clock = systemClock, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<InflightWrite> {
+  // Under the commit lock, later than every instant of any action (two actors never share a time).
+  const instantTime = await requestInstant(state.storage, state.config, (t) => instantFileNames(t, action).requested, requested, { clock, heartbeatTimeoutMs, ...(now && { now }) });
   // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
   const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
   return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), seenCompactions: new Set(compactionInstants(state.timeline)), heartbeat, clock };

@@ -8,6 +8,8 @@ import { parseRestoreMetadata, parseRestorePlan, serializeRestoreMetadata, seria
 import { parseRollbackMetadata, type InstantInfo, type RollbackMetadata } from '../timeline/rollback-metadata.js';
 import { serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../timeline/savepoint-metadata.js';
 import { newInstantTime } from './commit-protocol.js';
+import { requestInstant } from './instant-request.js';
+import type { Clock } from './clock.js';
 import { dropCompactionPlan } from './compaction.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import { TableState } from './table-state.js';
@@ -116,7 +118,7 @@ export async function deleteSavepoint(storage: Storage, instant: string | Instan
  * and the old latest commit (commits disappear newest first). An instant that is not a completed
  * savepoint → `INVALID_ARGUMENT`.
  */
-export async function restore(storage: Storage, savepointInstant: string | Instant, options: { now?: Date } = {}): Promise<RestoreResult> {
+export async function restore(storage: Storage, savepointInstant: string | Instant, options: { now?: Date; clock?: Clock } = {}): Promise<RestoreResult> {
   const time = checkTime(timeOf(savepointInstant), 'restore');
   let state = await TableState.load(storage);
   const pending = await pendingRestores(state);
@@ -140,12 +142,10 @@ export async function restore(storage: Storage, savepointInstant: string | Insta
     .filter((i) => WRITE_ACTIONS.has(i.action) && compareInstantTimes(i.requestedTime, time) > 0)
     .reverse()
     .map((i) => ({ commitTime: i.requestedTime, action: i.action }));
-  const restoreTime = newInstantTime(state, options.now);
   const plan: RestorePlan = { instantsToRollback, version: 2, savepointToRestoreTimestamp: time };
-  const requested = `${state.config.timelinePath}/${restoreTime}.restore.requested`;
-  if (!(await storage.writeIfAbsent(requested, serializeRestorePlan(plan)))) {
-    throw new LakeletError('CONFLICT', `restore: instant ${restoreTime} was requested by another writer`, { instant: restoreTime });
-  }
+  // Under the commit lock at a fresh time (no other instant of any action shares it).
+  // Like its rollback of pending writes above, a restore takes every other writer for gone (timeout 0).
+  const restoreTime = await requestInstant(storage, state.config, (t) => `${t}.restore.requested`, serializeRestorePlan(plan), { heartbeatTimeoutMs: 0, ...(options.clock && { clock: options.clock }), ...(options.now && { now: options.now }) });
   return executeRestore(storage, restoreTime, plan, Date.now(), options.now);
 }
 

@@ -125,7 +125,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   // 2. Start the commit.
   const isReplace = REPLACE_OPS.has(op);
   const action: Action = isReplace ? 'replacecommit' : config.tableType === 'MERGE_ON_READ' ? 'deltacommit' : 'commit';
-  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now, options.clock);
+  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now, options.clock, options.heartbeatTimeoutMs);
   let result: WriteResult;
   try {
     result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });

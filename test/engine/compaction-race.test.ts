@@ -78,6 +78,8 @@ interface Race {
   /** Where the writer is held. */
   writerAt: CallMatch;
   phase: Phase;
+  /** Matching calls to let through before the held one. */
+  writerSkip?: number;
   /** Hold the compaction's `<c>.commit` create until the writer finished (else it runs to its end first). */
   holdCompactionCommit: boolean;
   /** Schedule a plan before the writer starts. */
@@ -92,7 +94,7 @@ async function race(r: Race): Promise<{ writer: Outcome<unknown>; compactor: Out
   if (r.planFirst) expect(await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock })).toBeDefined();
   const ws = pausingStorage(raw, 'writer');
   const cs = pausingStorage(raw, 'compactor');
-  const held = ws.pauseAt(r.writerAt, { phase: r.phase });
+  const held = ws.pauseAt(r.writerAt, { phase: r.phase, skip: r.writerSkip ?? 0 });
   const commitHeld = r.holdCompactionCommit ? cs.pauseAt(call('writeIfAbsent', /^\.hoodie\/\d+\.commit$/)) : undefined;
   const writer = settle((await Table.open(ws)).upsert(UPDATE, { clock }));
   await Promise.race([held.reached, writer]);
@@ -136,7 +138,8 @@ describe('compaction racing a merge-on-read writer', () => {
   });
 
   test('compaction while the writer waits for the commit lock', async () => {
-    const { writer, compactor } = await race({ writerAt: call('writeIfAbsent', /\.hoodie\/\.lakelet-commit\.lock$/), phase: 'before', holdCompactionCommit: false });
+    // The writer takes the lock twice: to request its instant, then to commit (held there).
+    const { writer, compactor } = await race({ writerAt: call('writeIfAbsent', /\.hoodie\/\.lakelet-commit\.lock$/), phase: 'before', writerSkip: 1, holdCompactionCommit: false });
     expect(writer.ok).toBe(true);
     expect(conflictMessage(compactor)).toMatch(/is still in progress/);
   });
