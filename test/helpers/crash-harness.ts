@@ -198,6 +198,9 @@ export async function runCrashMatrix(c: CrashCase, kind: StoreKind, models: read
       if (options.index === 'RECORD_INDEX') await checkRecordIndex(raw, expected, `${label}: after recovery`);
     }
   }
+  // The matrix crossed the commit point: some crashes left the operation out, some let it land.
+  expect(outcomes.filter((o) => o.landed).length, `${c.name} on ${kind.name}: crash points after the commit point`).toBeGreaterThan(0);
+  expect(outcomes.filter((o) => !o.landed).length, `${c.name} on ${kind.name}: crash points before the commit point`).toBeGreaterThan(0);
   expect(violations, `${c.name} on ${kind.name}: reported outcomes that are not the truth`).toEqual([]);
   return outcomes;
 }
