@@ -1,13 +1,14 @@
 // The Table facade users see: open a Hudi table in any Storage and query it (snapshot, time travel,
 // read-optimized, incremental) as an Apache Arrow Table or a stream of plain row objects.
 import type { Schema, Table as ArrowTable } from 'apache-arrow';
-import type { TableConfig } from './config/table-config.js';
+import { parseTableConfig, type TableConfig } from './config/table-config.js';
 import type { FileSlice } from './file-group/file-slice.js';
 import { arrowSchema, rowsToArrow } from './format/arrow.js';
 import type { AvroRecordSchema } from './format/avro/schema.js';
 import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions, type ResolvedRead } from './engine/query.js';
 import type { ReadWarning } from './engine/file-slice-reader.js';
-import { TableState } from './engine/table-state.js';
+import { PROPERTIES_PATH, TableState } from './engine/table-state.js';
+import { Timeline } from './timeline/timeline.js';
 import type { Filter } from './plan/filters.js';
 import type { Storage } from './storage/storage.js';
 import { WRITE_ACTIONS, type Instant } from './timeline/instant.js';
@@ -58,6 +59,11 @@ export class Table {
   private constructor(state: TableState, writeDefaults: WriteOptions = {}) {
     this.state = state;
     this.writeDefaults = writeDefaults;
+  }
+
+  /** @internal The Table of a table just created (config known, timeline empty). */
+  static created(storage: Storage, config: TableConfig, writeDefaults?: WriteOptions): Table {
+    return new Table(new TableState(storage, config, Timeline.fromFileNames([])), writeDefaults);
   }
 
   /** Open the table whose root is the root of `storage`. */
@@ -327,7 +333,8 @@ export function openTable(storage: Storage): Promise<Table> {
  * (index, file sizing, codec, …) become the defaults of every write through the returned object.
  */
 export async function createTable(storage: Storage, options: CreateTableOptions): Promise<Table> {
-  await createTableFiles(storage, options);
+  const text = await createTableFiles(storage, options);
   const { name: _n, databaseName: _d, type: _t, recordKey: _r, orderingField: _o, partitionBy: _p, hiveStylePartitioning: _h, urlEncodePartitioning: _u, keyGenerator: _k, schema: _s, recordMergeMode: _m, ...writeDefaults } = options;
-  return Table.open(storage, writeDefaults);
+  // Built from what was written, without reading it back: once hoodie.properties exists the table does.
+  return Table.created(storage, parseTableConfig(text, PROPERTIES_PATH), writeDefaults);
 }

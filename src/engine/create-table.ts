@@ -42,8 +42,12 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
   recordMergeMode?: RecordMergeMode;
 }
 
-/** Write a new table's hoodie.properties; `ALREADY_EXISTS` when the store already holds a table. */
-export async function createTableFiles(storage: Storage, options: CreateTableOptions): Promise<void> {
+/**
+ * Write a new table's hoodie.properties and return its text; `ALREADY_EXISTS` when the store already holds a
+ * table. A create whose acknowledgement was lost (it failed, or answered "exists", after taking effect) is
+ * recognised by reading the file back: the same bytes are ours.
+ */
+export async function createTableFiles(storage: Storage, options: CreateTableOptions): Promise<string> {
   if (!options || typeof options.name !== 'string') throw new LakeletError('INVALID_ARGUMENT', 'createTable: options.name is required', { field: 'name' });
   const recordKeyFields = typeof options.recordKey === 'string' ? [options.recordKey] : [...(options.recordKey ?? [])];
   if (recordKeyFields.length === 0) throw new LakeletError('INVALID_ARGUMENT', 'createTable: recordKey is required', { field: 'recordKey' });
@@ -93,7 +97,26 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     ...(options.recordMergeMode ? { recordMergeMode: options.recordMergeMode } : {}),
     extra,
   });
-  if (!(await storage.writeIfAbsent(PROPERTIES_PATH, new TextEncoder().encode(text)))) {
+  const bytes = new TextEncoder().encode(text);
+  let created: boolean;
+  try {
+    created = await storage.writeIfAbsent(PROPERTIES_PATH, bytes);
+  } catch (err) {
+    if (await holds(storage, bytes)) return text;
+    throw err;
+  }
+  if (!created && !(await holds(storage, bytes))) {
     throw new LakeletError('ALREADY_EXISTS', `createTable: ${storage.label} already holds a table (${PROPERTIES_PATH} exists)`, { path: PROPERTIES_PATH });
+  }
+  return text;
+}
+
+/** Does the store's hoodie.properties hold exactly `bytes`? (False when it cannot be read.) */
+async function holds(storage: Storage, bytes: Uint8Array): Promise<boolean> {
+  try {
+    const found = await storage.read(PROPERTIES_PATH);
+    return found.length === bytes.length && found.every((b, i) => b === bytes[i]);
+  } catch {
+    return false;
   }
 }

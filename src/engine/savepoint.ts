@@ -89,7 +89,17 @@ export async function savepoint(storage: Storage, options: SavepointOptions = {}
   };
   const dir = state.config.timelinePath;
   await storage.write(`${dir}/${time}.savepoint.inflight`, new Uint8Array(0));
-  if (!(await storage.writeIfAbsent(`${dir}/${time}.savepoint`, serializeSavepointMetadata(metadata)))) {
+  const path = `${dir}/${time}.savepoint`;
+  const bytes = serializeSavepointMetadata(metadata);
+  let created: boolean;
+  try {
+    created = await storage.writeIfAbsent(path, bytes);
+  } catch (err) {
+    // The create may have taken effect with its answer lost: the savepoint is ours if it holds our bytes.
+    if (await holdsBytes(storage, path, bytes)) return { instant: time, metadata };
+    throw err;
+  }
+  if (!created && !(await holdsBytes(storage, path, bytes))) {
     throw new LakeletError('ALREADY_EXISTS', `savepoint: ${time} was savepointed by another writer`, { instant: time });
   }
   return { instant: time, metadata };
@@ -104,7 +114,54 @@ export async function deleteSavepoint(storage: Storage, instant: string | Instan
   const state = await TableState.load(storage);
   const files = filesOf(state, time, 'savepoint');
   if (files.length === 0) throw new LakeletError('NOT_FOUND', `deleteSavepoint: no savepoint at ${time}`, { instant: time });
-  for (const f of [...files].reverse()) await storage.delete(state.instantPath(f));
+  // The completed file decides: once it is gone the savepoint is deleted (a lost answer is checked by a head).
+  for (const f of files.filter((x) => x.state === 'COMPLETED')) {
+    const path = state.instantPath(f);
+    try {
+      await storage.delete(path);
+    } catch (err) {
+      if (!(await isGone(storage, path))) throw err;
+    }
+  }
+  // The inflight file left behind by a failure here is removed by the next write (dropInterruptedSavepoints).
+  for (const f of files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(state.instantPath(f)).catch(() => undefined);
+}
+
+/** Does `path` hold exactly `bytes`? (False when it cannot be read.) */
+async function holdsBytes(storage: Storage, path: string, bytes: Uint8Array): Promise<boolean> {
+  try {
+    const found = await storage.read(path);
+    return found.length === bytes.length && found.every((b, i) => b === bytes[i]);
+  } catch {
+    return false;
+  }
+}
+
+/** Is `path` known to be absent? (False when the store cannot tell.) */
+async function isGone(storage: Storage, path: string): Promise<boolean> {
+  try {
+    await storage.head(path);
+    return false;
+  } catch (err) {
+    return isLakeletError(err, 'NOT_FOUND');
+  }
+}
+
+/**
+ * Remove `<t>.savepoint.inflight` files whose savepoint never completed (a savepoint or deleteSavepoint that
+ * crashed between its two timeline files), so nothing stays pending. A savepoint still running elsewhere just
+ * completes without its inflight file, which readers do not need. Call it before a write starts.
+ */
+export async function dropInterruptedSavepoints(storage: Storage): Promise<number> {
+  const state = await TableState.load(storage);
+  let dropped = 0;
+  for (const f of state.timeline.files) {
+    if (f.action !== 'savepoint' || f.state === 'COMPLETED') continue;
+    if (filesOf(state, f.requestedTime, 'savepoint').some((x) => x.state === 'COMPLETED')) continue;
+    await storage.delete(state.instantPath(f));
+    dropped++;
+  }
+  return dropped;
 }
 
 /**

@@ -22,7 +22,7 @@ import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, u
 import type { IndexChanges } from '../index/record-index-shards.js';
 import type { Bucket } from '../plan/bucket-assignment.js';
 import { rollbackFailedWrites } from './rollback.js';
-import { finishPendingRestores } from './savepoint.js';
+import { dropInterruptedSavepoints, finishPendingRestores } from './savepoint.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
@@ -92,6 +92,7 @@ async function commitWithRetries(storage: Storage, request: WriteRequest, option
 
 async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
   await finishPendingRestores(storage, request.now ? { now: request.now } : {});
+  await dropInterruptedSavepoints(storage);
   await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs, options.clock);
   // Every call of the attempt goes through a recorder: if it does not commit, it deletes what it wrote.
   const recorder = recordingStorage(storage);
