@@ -60,7 +60,8 @@ export class Sequence {
     }
     for (const r of deduped.values()) {
       const existing = this.model.get(this.key(r));
-      if (!existing || existing.part !== r.part || r.ts >= existing.ts) this.model.set(this.key(r), r);
+      // Hudi merges first, also across partitions: a stored record with a greater ordering value stays put.
+      if (!existing || r.ts >= existing.ts) this.model.set(this.key(r), r);
     }
   }
   insert(batch: Row[]): void {
