@@ -15,6 +15,7 @@ import { serializeRequestedReplaceMetadata } from '../timeline/replace-metadata.
 import { completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from './commit-protocol.js';
 import { heartbeatExpired } from './heartbeat.js';
 import { discardAttempt, recordingStorage } from './written-files.js';
+import { decidePartitionMoves, type PartitionMoveDecision } from './partition-move.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './index-lookup.js';
@@ -205,6 +206,13 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
     }
     options.onProgress({ phase: 'index', done: toTag, total: toTag });
+    // Global index, key found in another partition: merged with the stored record first (Hudi's rule).
+    const moves = info.global
+      ? await decidePartitionMoves(state, sliceOf, records.flatMap((r) => {
+        const loc = tags.get(lookupKey(true, r.partitionPath, r.recordKey));
+        return loc && loc.partitionPath !== r.partitionPath && !r.isDelete ? [{ record: r, location: loc }] : [];
+      }), info)
+      : new Map<HoodieRecord, PartitionMoveDecision>();
     const pause = yielder(5000);
     for (const r of records) {
       await pause();
@@ -212,9 +220,11 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
         addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
       } else if (loc) {
-        // Global index, key moved partitions: delete it from its old group, insert it in the new partition.
-        addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
-        inserts.push(r);
+        // 'move': delete it from its old group, insert it in the new partition; 'stay': the stored record has
+        // the greater ordering value and keeps its place; 'insert': the old group no longer holds the key.
+        const decision = moves.get(r) ?? 'move';
+        if (decision === 'move') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
+        if (decision !== 'stay') inserts.push(r);
       } else if (!r.isDelete) {
         inserts.push(r);
       }
