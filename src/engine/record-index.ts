@@ -1,12 +1,13 @@
 // The persistent record-level index (`index: 'RECORD_INDEX'`) against storage: lookups that read only the
 // shards the keys hash to, the post-commit update (new shard files, then the manifest), and the catch-up
 // that never trusts an index behind the timeline (replay from commit metadata, or rebuild from the slices).
+// Every manifest change runs under the commit lock, so two concurrent updates never delete each other's shards.
 import { isLakeletError } from '../errors.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import { comparableKind, fieldType } from '../format/schema.js';
 import {
-  DEFAULT_SHARD_COUNT, RECORD_INDEX_DIR, RECORD_INDEX_HASH, RECORD_INDEX_MANIFEST, RECORD_INDEX_VERSION,
-  applyChanges, buildShards, changesByShard, decodeShard, dropGroups, encodeShard, parseManifest, serializeManifest, shardFileName, shardOf,
+  DEFAULT_SHARD_COUNT, RECORD_INDEX_DIR,
+  applyChanges, buildShards, changesByShard, decodeShard, dropGroups, shardOf,
   type IndexChanges, type KeyLocation, type RecordIndexManifest, type ShardEntries,
 } from '../index/record-index-shards.js';
 import type { RecordLocation } from '../index/record-index.js';
@@ -15,6 +16,8 @@ import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import { parseRestoreMetadata } from '../timeline/restore-metadata.js';
 import { parseRollbackMetadata } from '../timeline/rollback-metadata.js';
+import type { Clock } from './clock.js';
+import { readRecordIndexManifest, writeIndex } from './record-index-write.js';
 import { sliceKeyReaderFor, type SliceKeyReader, type TagMap } from './index-lookup.js';
 import { TableState } from './table-state.js';
 
@@ -22,6 +25,10 @@ import { TableState } from './table-state.js';
 export interface RecordIndexOptions {
   /** Shards of an index built from scratch (default 64; an existing index keeps its manifest's count). */
   shardCount?: number;
+  /** Time source of the commit lock the manifest is changed under (default: system; pass the write's clock). */
+  clock?: Clock;
+  /** The write's heartbeat timeout, for breaking a commit lock a crashed holder left (default 60 s). */
+  heartbeatTimeoutMs?: number;
 }
 
 /** An index known to reflect a table state: its manifest and the shards decoded so far (by file name). */
@@ -34,8 +41,12 @@ export interface RecordIndexSnapshot {
 
 /** What an index update did. */
 export interface RecordIndexUpdate {
-  /** `incremental`: only the touched shards were rewritten; else the catch-up path ran. */
-  mode: 'incremental' | 'replayed' | 'rebuilt' | 'current';
+  /**
+   * `incremental`: only the touched shards were rewritten; `replayed`/`rebuilt`: the catch-up path ran;
+   * `superseded`: another update changed the manifest meanwhile, or another actor held the commit lock, so
+   * this one wrote nothing (a later catch-up covers it); `current`: nothing to do.
+   */
+  mode: 'incremental' | 'replayed' | 'rebuilt' | 'current' | 'superseded';
   shardsWritten: number;
 }
 
@@ -45,17 +56,9 @@ type CatchUp =
   | { kind: 'replay'; latest: string | null; writes: { instant: Instant; metadata: CommitMetadata }[] }
   | { kind: 'rebuild'; latest: string | null; reason: string };
 
-const snapshots = new WeakMap<TableState, Promise<RecordIndexSnapshot>>();
+export { readRecordIndexManifest };
 
-/** Read the manifest; undefined when it is missing or unreadable (the index is then rebuilt). */
-export async function readRecordIndexManifest(storage: Storage): Promise<RecordIndexManifest | undefined> {
-  try {
-    return parseManifest(await storage.read(RECORD_INDEX_MANIFEST), RECORD_INDEX_MANIFEST);
-  } catch (err) {
-    if (isLakeletError(err, 'NOT_FOUND') || isLakeletError(err, 'CORRUPT_FILE')) return undefined;
-    throw err;
-  }
-}
+const snapshots = new WeakMap<TableState, Promise<RecordIndexSnapshot>>();
 
 /** Reads the live keys of a slice of `state` (merge-on-read slices with logs: after merging their logs). */
 export async function sliceKeyReader(state: TableState): Promise<SliceKeyReader> {
@@ -124,45 +127,11 @@ async function readShard(storage: Storage, manifest: RecordIndexManifest, shard:
   return entries;
 }
 
-const token = (): string => crypto.randomUUID().slice(0, 8);
-
-/**
- * Write the changed shards under fresh instant-stamped names, then the manifest (the store's `write` is
- * atomic: a crash before it leaves the old manifest, which still names only old, intact shard files), then
- * delete shard files named by neither the new nor the previous manifest (readers of the previous one keep
- * working; orphans of crashed updates go).
- */
-async function writeIndex(
-  storage: Storage,
-  previous: RecordIndexManifest | undefined,
-  next: Omit<RecordIndexManifest, 'shards' | 'keyCount' | 'version' | 'hash'>,
-  baseShards: (string | null)[],
-  changed: Map<number, ShardEntries>,
-  keyCount: number,
-  cache: Map<string, ShardEntries>,
-): Promise<RecordIndexManifest> {
-  const shards = [...baseShards];
-  const t = token();
-  for (const [i, entries] of changed) {
-    const old = shards[i];
-    if (old) cache.delete(old);
-    if (entries.size === 0) {
-      shards[i] = null;
-      continue;
-    }
-    const name = shardFileName(i, next.instant, t);
-    await storage.write(`${RECORD_INDEX_DIR}/${name}`, encodeShard(entries));
-    shards[i] = name;
-    cache.set(name, entries);
-  }
-  const manifest: RecordIndexManifest = { version: RECORD_INDEX_VERSION, shardCount: next.shardCount, hash: RECORD_INDEX_HASH, instant: next.instant, pending: next.pending, keyCount, shards };
-  await storage.write(RECORD_INDEX_MANIFEST, serializeManifest(manifest));
-  const keep = new Set([...shards, ...(previous?.shards ?? [])].filter((s): s is string => s !== null));
-  for (const f of await storage.list(RECORD_INDEX_DIR)) {
-    const name = f.path.slice(f.path.lastIndexOf('/') + 1);
-    if (f.kind === 'file' && name.endsWith('.rix') && !keep.has(name)) await storage.delete(f.path);
-  }
-  return manifest;
+/** A shard file the manifest names is missing or unreadable (the index is then rebuilt). */
+function isShardDamage(err: unknown): boolean {
+  if (!isLakeletError(err, 'NOT_FOUND') && !isLakeletError(err, 'CORRUPT_FILE')) return false;
+  const path = err.context.path;
+  return typeof path === 'string' && path.startsWith(`${RECORD_INDEX_DIR}/`);
 }
 
 /** Write instants still pending in `state` that are older than `instant`. */
@@ -184,7 +153,7 @@ async function rebuild(state: TableState, previous: RecordIndexManifest | undefi
   const cache = new Map<string, ShardEntries>();
   const changed = new Map(shards.map((s, i) => [i, s] as const));
   const keyCount = shards.reduce((a, s) => a + s.size, 0);
-  const manifest = await writeIndex(state.storage, previous, { shardCount, instant: latest, pending: pendingBefore(state, latest) }, Array.from({ length: shardCount }, () => null), changed, keyCount, cache);
+  const { manifest } = await writeIndex(state.storage, previous, { shardCount, instant: latest, pending: pendingBefore(state, latest) }, Array.from({ length: shardCount }, () => null), changed, keyCount, cache, options);
   return { manifest, source: 'rebuilt', cache };
 }
 
@@ -192,7 +161,7 @@ async function rebuild(state: TableState, previous: RecordIndexManifest | undefi
  * Replay completed writes the index misses: the file groups they wrote or replaced are re-derived from
  * their current slices (every location in them dropped from every shard, then their live keys added).
  */
-async function replay(state: TableState, manifest: RecordIndexManifest, plan: Extract<CatchUp, { kind: 'replay' }>, cache: Map<string, ShardEntries>): Promise<RecordIndexSnapshot> {
+async function replay(state: TableState, manifest: RecordIndexManifest, plan: Extract<CatchUp, { kind: 'replay' }>, cache: Map<string, ShardEntries>, lock: RecordIndexOptions): Promise<RecordIndexSnapshot> {
   const touched = new Set<string>();
   for (const { metadata } of plan.writes) {
     for (const [partition, stats] of Object.entries(metadata.partitionToWriteStats)) for (const s of stats) touched.add(fileGroupKey(s.partitionPath || partition, s.fileId));
@@ -217,14 +186,25 @@ async function replay(state: TableState, manifest: RecordIndexManifest, plan: Ex
     if (dropped || add) changed.set(i, entries);
     keyCount += entries.size;
   }
-  const next = await writeIndex(state.storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(state, plan.latest) }, manifest.shards, changed, keyCount, cache);
+  const { manifest: next } = await writeIndex(state.storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(state, plan.latest) }, manifest.shards, changed, keyCount, cache, lock);
   return { manifest: next, source: 'replayed', cache };
 }
 
+/**
+ * The index as of `state` from `manifest` and its catch-up plan: as found, replayed, or rebuilt (also when a
+ * shard file the replay needs is missing or corrupt). The snapshot returned reflects `state` even when another
+ * update changed the manifest meanwhile and this one was not persisted (its shards are all in `cache`).
+ */
 async function bringCurrent(state: TableState, manifest: RecordIndexManifest | undefined, plan: CatchUp, options: RecordIndexOptions, cache: Map<string, ShardEntries>): Promise<RecordIndexSnapshot> {
   if (plan.kind === 'current' && manifest) return { manifest, source: 'current', cache };
-  if (plan.kind === 'replay' && manifest) return replay(state, manifest, plan, cache);
-  return rebuild(state, manifest, plan.latest, { shardCount: options.shardCount ?? manifest?.shardCount });
+  if (plan.kind === 'replay' && manifest) {
+    try {
+      return await replay(state, manifest, plan, cache, options);
+    } catch (err) {
+      if (!isShardDamage(err)) throw err;
+    }
+  }
+  return rebuild(state, manifest, plan.latest, { ...options, shardCount: options.shardCount ?? manifest?.shardCount });
 }
 
 /**
@@ -282,7 +262,7 @@ export async function lookupLocations(state: TableState, keys: Iterable<string>,
     }
     if (!damaged || attempt > 0) return out;
     // A shard file missing or corrupt, or a location the table no longer has: rebuild once.
-    snapshot = await rebuild(state, snapshot.manifest, state.timeline.latestWrite()?.requestedTime ?? null, { shardCount: snapshot.manifest.shardCount });
+    snapshot = await rebuild(state, snapshot.manifest, state.timeline.latestWrite()?.requestedTime ?? null, { ...options, shardCount: snapshot.manifest.shardCount });
     snapshots.set(state, Promise.resolve(snapshot));
   }
 }
@@ -312,7 +292,9 @@ export async function lookup(state: TableState, keys: Iterable<string>, options:
  *
  * Concurrent writers: writes still pending when a manifest is written are recorded in it and replayed
  * once they complete; a write requested after a later one completed and was indexed is not seen (lakelet
- * writers of one table serialise through the table write lock).
+ * writers of one table serialise through the table write lock). The manifest changes under the commit lock
+ * and only from the manifest the update read: when another update got there first (or the lock is busy),
+ * this one writes nothing (`superseded`) and a later catch-up replays it. A shard file missing or corrupt when read: rebuilt.
  */
 export async function update(state: TableState, instant: string, changes: IndexChanges, options: RecordIndexOptions = {}): Promise<RecordIndexUpdate> {
   const storage = state.storage;
@@ -324,15 +306,25 @@ export async function update(state: TableState, instant: string, changes: IndexC
   if (manifest && manifest.instant !== null && plan.kind === 'replay' && plan.writes.length === 1 && plan.writes[0]?.instant.requestedTime === instant) {
     const changed = new Map<number, ShardEntries>();
     let keyCount = manifest.keyCount;
-    for (const [s, c] of changesByShard(changes, manifest.shardCount)) {
-      const entries = new Map(await readShard(storage, manifest, s, cache));
-      const before = entries.size;
-      applyChanges(entries, c);
-      keyCount += entries.size - before;
-      changed.set(s, entries);
+    let damaged = false;
+    try {
+      for (const [s, c] of changesByShard(changes, manifest.shardCount)) {
+        const entries = new Map(await readShard(storage, manifest, s, cache));
+        const before = entries.size;
+        applyChanges(entries, c);
+        keyCount += entries.size - before;
+        changed.set(s, entries);
+      }
+    } catch (err) {
+      if (!isShardDamage(err)) throw err;
+      damaged = true; // a shard file gone or corrupt: rebuilt below, rather than failing every later write
     }
-    await writeIndex(storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(fresh, plan.latest) }, manifest.shards, changed, keyCount, cache);
-    return { mode: 'incremental', shardsWritten: changed.size };
+    if (!damaged) {
+      const written = await writeIndex(storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(fresh, plan.latest) }, manifest.shards, changed, keyCount, cache, options);
+      return { mode: written.persisted ? 'incremental' : 'superseded', shardsWritten: written.persisted ? changed.size : 0 };
+    }
+    const snapshot = await rebuild(fresh, manifest, plan.latest, { ...options, shardCount: options.shardCount ?? manifest.shardCount });
+    return { mode: 'rebuilt', shardsWritten: snapshot.manifest.shards.filter((s) => s !== null).length };
   }
   const snapshot = await bringCurrent(fresh, manifest, plan, options, cache);
   return { mode: snapshot.source === 'rebuilt' ? 'rebuilt' : 'replayed', shardsWritten: snapshot.manifest.shards.filter((s) => s !== null).length };

@@ -181,7 +181,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     let tags: TagMap;
     if (op === 'DELETE' && request.keys && options.index === 'RECORD_INDEX') {
       // The record index knows every group holding each key: only those are touched.
-      for (const [key, locs] of await recordIndexLocations(state, records.map((r) => r.recordKey))) {
+      for (const [key, locs] of await recordIndexLocations(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })) {
         for (const loc of locs) addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { recordKey: key, partitionPath: loc.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
       }
       tags = new Map();
@@ -201,7 +201,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
       if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(slices, readKeys) };
       tags = request.keyMap.map;
     } else if (options.index === 'RECORD_INDEX') {
-      tags = await recordIndexLookup(state, records.map((r) => r.recordKey));
+      tags = await recordIndexLookup(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs });
     } else {
       tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
     }
@@ -330,7 +330,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   const warnings: WriteWarning[] = [];
   if (options.index === 'RECORD_INDEX') {
     // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
-    const warning = await runPostCommit('record-index', async () => updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys)));
+    const warning = await runPostCommit('record-index', async () => updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs }));
     if (warning) warnings.push(warning);
   }
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
