@@ -140,7 +140,14 @@ async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8
   try {
     return await ctx.storage.read(path);
   } catch (err) {
-    if (!isLakeletError(err, 'NOT_FOUND') || (await writtenByCompletedWrite(ctx, path))) throw err;
+    if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+    // A completed write's instant file gone with no archived copy (rolled back or restored meanwhile): the
+    // snapshot being read is no longer the table's, so the log's NOT_FOUND stands.
+    const committed = await writtenByCompletedWrite(ctx, path).catch((e: unknown) => {
+      if (isLakeletError(e, 'NOT_FOUND')) return true;
+      throw e;
+    });
+    if (committed) throw err;
     return undefined;
   }
 }
@@ -149,8 +156,6 @@ async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8
 async function writtenByCompletedWrite(ctx: SliceReadContext, path: string): Promise<boolean> {
   for (const instant of ctx.timeline.completedWrites()) {
     if (ctx.asOf !== undefined && compareInstantTimes(instant.requestedTime, ctx.asOf) > 0) continue;
-    // An instant file gone without an archived copy (rolled back or restored meanwhile): NOT_FOUND, which the
-    // caller reports for the log — the snapshot it reads is no longer the table's.
     const metadata = await readCommitMetadataOrArchived(ctx.storage, ctx.config, instant);
     for (const stats of Object.values(metadata.partitionToWriteStats)) {
       for (const s of stats) if (s.path === path) return true;
