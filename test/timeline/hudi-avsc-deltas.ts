@@ -24,7 +24,8 @@ interface Delta {
   lakeletTrailing?: string[];
 }
 const DELTAS: Delta[] = [
-  // Added to Hudi after the 0.x line lakelet follows; lakelet writes the 0.14 form.
+  // In the stored Hudi version, not written by lakelet. Not confirmed against a Hudi 0.14/0.15-written file (the
+  // fixtures have no clean or archive file); trailing optional fields, so Hudi still reads lakelet's files.
   { record: `${NS}.HoodieCleanerPlan`, drop: ['extraMetadata'] },
   { record: `${NS}.HoodieCleanMetadata`, drop: ['extraMetadata'] },
   { record: `${NS}.HoodieArchivedMetaEntry`, drop: ['hoodieIndexCommitMetadata', 'stateTransitionTime'] },

@@ -109,8 +109,8 @@ const file = async (name: string): Promise<Uint8Array> => {
 };
 
 describe('the comparison catches schema drift', () => {
-  const cleanPlan = canonical(hudiTypes.get(`${NS}.HoodieCleanPartitionMetadata`)?.json, hudiTypes);
-  const mutate = (f: (fields: CanonField[]) => CanonField[]): Canon => ({ ...(cleanPlan as Rec), fields: f([...(cleanPlan as Rec).fields]) });
+  const partitionMeta = canonical(hudiTypes.get(`${NS}.HoodieCleanPartitionMetadata`)?.json, hudiTypes);
+  const mutate = (f: (fields: CanonField[]) => CanonField[]): Canon => ({ ...(partitionMeta as Rec), fields: f([...(partitionMeta as Rec).fields]) });
   test.each([
     ['a renamed field', (fs: CanonField[]) => fs.map((f, i) => (i === 1 ? { ...f, name: 'polcy' } : f))],
     ['a dropped field', (fs: CanonField[]) => fs.filter((f) => f.name !== 'policy')],
@@ -119,8 +119,8 @@ describe('the comparison catches schema drift', () => {
     ['a changed default', (fs: CanonField[]) => fs.map((f) => (f.name === 'isPartitionDeleted' ? { ...f, default: false } : f))],
     ['an added field', (fs: CanonField[]) => [...fs, { name: 'extra', type: 'int', hasDefault: false }]],
   ])('%s', (_what, f) => {
-    expect(schemaDiff(cleanPlan, cleanPlan)).toEqual([]);
-    expect(schemaDiff(cleanPlan, mutate(f)).length).toBeGreaterThan(0);
+    expect(schemaDiff(partitionMeta, partitionMeta)).toEqual([]);
+    expect(schemaDiff(partitionMeta, mutate(f)).length).toBeGreaterThan(0);
   });
 });
 
