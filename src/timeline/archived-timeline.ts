@@ -89,11 +89,7 @@ const COMPACTION_METADATA_AVRO_SCHEMA = {
           items: {
             type: 'record',
             name: 'HoodieCompactionWriteStat',
-            // No defaults here, as in Hudi's HoodieCompactionMetadata.avsc (test/fixtures/hudi-avsc/).
-            fields: [
-              { name: 'partitionPath', type: OPT_STR }, { name: 'totalLogRecords', type: OPT_LONG }, { name: 'totalLogFiles', type: OPT_LONG },
-              { name: 'totalUpdatedRecordsCompacted', type: OPT_LONG }, { name: 'hoodieWriteStat', type: ['null', 'HoodieWriteStat'] },
-            ],
+            fields: [n('partitionPath', OPT_STR), n('totalLogRecords', OPT_LONG), n('totalLogFiles', OPT_LONG), n('totalUpdatedRecordsCompacted', OPT_LONG), n('hoodieWriteStat', ['null', 'HoodieWriteStat'])],
           },
         },
         'avro.java.string': 'String',

@@ -251,10 +251,10 @@ describe('timeline files lakelet writes, decoded with Hudi schemas', () => {
       const actual = canonical(parseAvsc(text), namedTypes([parseAvsc(text)]));
       const { schema, filled } = expectedSchema('HoodieArchivedMetaEntry', actual);
       expect([...new Set(filled)].sort()).toEqual([
-        `${NS}.HoodieCommitMetadata (not vendored)`,
+        `${NS}.HoodieCommitMetadata (not vendored)`, `${NS}.HoodieCompactionMetadata (not vendored)`,
         `${NS}.HoodieCompactionPlan.missingSchedulePartitions (lakelet's type)`, `${NS}.HoodieCompactionPlan.preserveHoodieMetadata (lakelet's type)`,
         `${NS}.HoodieCompactionPlan.strategy (lakelet's type)`,
-        `${NS}.HoodieReplaceCommitMetadata (not vendored)`, `${NS}.HoodieRequestedReplaceMetadata (not vendored)`, `${NS}.HoodieWriteStat (not vendored)`,
+        `${NS}.HoodieReplaceCommitMetadata (not vendored)`, `${NS}.HoodieRequestedReplaceMetadata (not vendored)`,
       ]);
       expect(schemaDiff(schema, actual)).toEqual([]);
       // AVRO_DATA content (Hudi's HoodieAvroDataBlock): int32 version, int32 count, then int32 length + datum each.
