@@ -2,10 +2,14 @@
 // tests (OPFS, IndexedDB): seeded random sequences of upsert / insert / delete / insert-overwrite /
 // rollback and the table services (compaction, clean, archive, savepoint, restore) on copy-on-write and
 // merge-on-read tables, checked after every operation: the snapshot, time travel to every commit (equal to
-// the model, or NOT_FOUND once a clean removed its files — never other rows), and a reopened table.
+// the model, or NOT_FOUND once a clean removed its files — never other rows), a reopened table, the meta
+// columns, the read-optimized view, incremental reads and the write stats (see table-model-checks.ts).
+// The rules are Hudi's: a global index merges a partition move by the ordering value first
+// (HoodieIndexUtils.mergeForPartitionUpdatesIfNeeded), and a non-deduplicating insert keeps every copy.
 import { expect } from 'vitest';
-import { createTable, isLakeletError, memoryStorage, openTable, type IndexType, type Storage, type Table, type TableType } from '../../src/index.js';
+import { createTable, isLakeletError, memoryStorage, openTable, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
+import { HOSTILE_KEYS, HOSTILE_PARTS, canonWithMeta, expectedIncremental, partitionPathOf, rowsWithMeta } from './table-model-checks.js';
 
 export const PARTS = ['p0', 'p1', 'p2', 'p3'];
 export const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY', 'RECORD_INDEX'];
@@ -35,44 +39,109 @@ export async function snapshot(table: Table, asOf?: string): Promise<string[]> {
   return canon(out);
 }
 
+/** What a write should report in `WriteResult.stats` (inserted / updated / deleted). */
+export interface WriteCounts { inserted: number; updated: number; deleted: number }
+
+/** The model key of the `n`-th extra copy of a key (non-deduplicating inserts keep every copy). */
+const copyKey = (key: string, n: number): string => `${key}\u0000copy${n}`;
+
 /** The model side of one sequence: what each operation should do to the table. */
 export class Sequence {
   private fresh = 0;
-  readonly history: { instant: string; model: Model }[] = [];
+  readonly history: { instant: string; model: Model; commits: Map<string, string> }[] = [];
   model: Model = new Map();
-  constructor(readonly rnd: Random, readonly global: boolean) {}
+  /** Model key → `_hoodie_commit_time` of the row's current version (set when an instant is given). */
+  commits = new Map<string, string>();
+  /**
+   * `mor`: merge-on-read counts — every tagged update is appended to a log (and counted), also one that
+   * loses on ordering; copy-on-write counts only the updates that replace the stored row.
+   */
+  constructor(readonly rnd: Random, readonly global: boolean, readonly mor = false, readonly parts: readonly string[] = PARTS) {}
 
   key(r: Row): string {
     return this.global ? r.id : `${r.part}|${r.id}`;
   }
-  row(id: string, part = this.rnd.pick(PARTS)): Row {
+  row(id: string, part = this.rnd.pick(this.parts)): Row {
     return { id, part, ts: BigInt(this.rnd.int(6)), val: this.rnd.chance(0.2) ? null : this.rnd.int(1000) / 4, name: this.rnd.chance(0.2) ? null : `n${this.rnd.int(50)}` };
   }
   freshId(): string {
     return `f${String(this.fresh++).padStart(4, '0')}`;
   }
+  private put(k: string, r: Row, instant: string | undefined): void {
+    this.model.set(k, r);
+    if (instant !== undefined) this.commits.set(k, instant);
+  }
+  private drop(k: string): void {
+    this.model.delete(k);
+    this.commits.delete(k);
+  }
+  /** Record the table after a write at `instant`. */
+  record(instant: string): void {
+    this.history.push({ instant, model: new Map(this.model), commits: new Map(this.commits) });
+  }
+  /** Go back to history entry `entry` (dropping the later ones), or to the empty table for -1. */
+  backTo(entry: number): void {
+    this.history.length = entry + 1;
+    this.model = new Map(this.history[entry]?.model ?? []);
+    this.commits = new Map(this.history[entry]?.commits ?? []);
+  }
 
-  upsert(batch: Row[]): void {
+  /**
+   * Upsert (deduplicated by key, the greatest ordering value wins, a tie goes to the later record). A stored
+   * record is replaced by a greater-or-equal ordering value; a global index's partition move is merged the
+   * same way first, so an older record arriving in another partition leaves the newer one where it is.
+   */
+  upsert(batch: Row[], instant?: string): WriteCounts {
     const deduped = new Map<string, Row>();
     for (const r of batch) {
       const cur = deduped.get(this.key(r));
       if (!cur || r.ts >= cur.ts) deduped.set(this.key(r), r);
     }
-    for (const r of deduped.values()) {
-      const existing = this.model.get(this.key(r));
-      // Hudi merges first, also across partitions: a stored record with a greater ordering value stays put.
-      if (!existing || r.ts >= existing.ts) this.model.set(this.key(r), r);
+    const counts: WriteCounts = { inserted: 0, updated: 0, deleted: 0 };
+    for (const [k, r] of deduped) {
+      const existing = this.model.get(k);
+      if (!existing) {
+        counts.inserted++;
+        this.put(k, r, instant);
+      } else if (existing.part !== r.part) {
+        // Global index, a move: the incoming record must win the merge, then it is a delete plus an insert.
+        if (r.ts >= existing.ts) {
+          counts.inserted++;
+          counts.deleted++;
+          this.put(k, r, instant);
+        }
+      } else if (r.ts >= existing.ts) {
+        counts.updated++;
+        this.put(k, r, instant);
+      } else if (this.mor) {
+        counts.updated++;
+      }
     }
+    return counts;
   }
-  insert(batch: Row[]): void {
-    for (const r of batch) this.model.set(this.key(r), r);
+  /** Non-deduplicating insert: every record is added, a key already present gets one more copy. */
+  insert(batch: Row[], instant?: string): WriteCounts {
+    for (const r of batch) {
+      let k = this.key(r);
+      for (let n = 1; this.model.has(k); n++) k = copyKey(this.key(r), n);
+      this.put(k, r, instant);
+    }
+    return { inserted: batch.length, updated: 0, deleted: 0 };
   }
-  deleteKeys(ids: string[]): void {
-    for (const [k, r] of this.model) if (ids.includes(r.id)) this.model.delete(k);
+  /** Delete by key: every copy of the key, in every partition. */
+  deleteKeys(ids: string[]): WriteCounts {
+    let deleted = 0;
+    for (const [k, r] of this.model) {
+      if (ids.includes(r.id)) {
+        this.drop(k);
+        deleted++;
+      }
+    }
+    return { inserted: 0, updated: 0, deleted };
   }
-  overwrite(batch: Row[], partitions: string[] | undefined): void {
-    for (const [k, r] of this.model) if (!partitions || partitions.includes(r.part)) this.model.delete(k);
-    for (const r of batch) this.model.set(this.key(r), r);
+  overwrite(batch: Row[], partitions: string[] | undefined, instant?: string): void {
+    for (const [k, r] of this.model) if (!partitions || partitions.includes(r.part)) this.drop(k);
+    this.insert(batch, instant);
   }
 }
 
@@ -88,6 +157,12 @@ export interface SequenceOptions {
   services?: boolean;
   /** Worker pool size of the table's writes (default: the runtime's default, 0 in Node). */
   workers?: number;
+  /**
+   * Hostile inputs (default true): partition values and record keys from table-model-checks.ts (slashes,
+   * percents, `..`, spaces, emoji, the empty value; commas, colons, leading spaces) and duplicate-key inserts.
+   * False: the plain `p0…p3` partitions and `k00…k39` keys.
+   */
+  hostile?: boolean;
 }
 
 /** What one sequence did, for assertions across sequences. */
@@ -124,7 +199,13 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     archive: { automatic: false },
     ...(options.workers === undefined ? {} : { workers: options.workers }),
   });
-  const seq = new Sequence(rnd, global);
+  const hostile = options.hostile ?? true;
+  const parts = hostile ? HOSTILE_PARTS : PARTS;
+  const keys = hostile ? HOSTILE_KEYS : Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+  const seq = new Sequence(rnd, global, type === 'MERGE_ON_READ', parts);
+  const expectCounts = (r: WriteResult, expected: WriteCounts, label: string): void => {
+    expect({ inserted: r.stats.inserted, updated: r.stats.updated, deleted: r.stats.deleted }, `${label}: write stats`).toEqual(expected);
+  };
   const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0 };
   let savepoints: ModelSavepoint[] = [];
   /**
@@ -132,7 +213,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
    * the oldest of those may become unreadable. The model tracks that boundary from the commit list.
    */
   let retainedFrom: string | undefined;
-  const key = () => `k${String(rnd.int(40)).padStart(2, '0')}`;
+  const key = () => rnd.pick(keys);
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
@@ -141,34 +222,42 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     if (what < 0.3) {
       const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(key()));
       const r = await table.upsert(batch);
-      seq.upsert(batch);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+      expectCounts(r, seq.upsert(batch, r.instant), label);
+      seq.record(r.instant);
     } else if (what < 0.4) {
       const batch = Array.from({ length: 1 + rnd.int(5) }, () => seq.row(seq.freshId()));
+      // Duplicate keys (fresh ones): a non-deduplicating insert writes every copy, also across partitions.
+      // A copy of a key of this batch, or of an earlier insert's key (never upserted or deleted by key).
+      const inserted = [...seq.model.values()].filter((r) => r.id.startsWith('f'));
+      if (hostile && rnd.chance(0.4)) {
+        const twin = inserted.length > 0 && rnd.chance(0.5) ? rnd.pick(inserted) : rnd.pick(batch);
+        batch.push(rnd.chance(0.7) ? seq.row(twin.id, twin.part) : seq.row(twin.id));
+      }
       const r = await table.insert(batch);
-      seq.insert(batch);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+      expectCounts(r, seq.insert(batch, r.instant), label);
+      seq.record(r.instant);
     } else if (what < 0.5) {
       const ids = Array.from({ length: 1 + rnd.int(4) }, key);
       const r = await table.delete(ids);
-      seq.deleteKeys(ids);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+      expectCounts(r, seq.deleteKeys(ids), label);
+      seq.record(r.instant);
     } else if (what < 0.6) {
       const whole = rnd.chance(0.2);
-      const partitions = whole ? undefined : [...new Set([rnd.pick(PARTS), rnd.pick(PARTS)])];
-      const batch = Array.from({ length: rnd.int(4) }, () => seq.row(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(PARTS)));
-      const r = whole ? await table.insertOverwriteTable(batch) : await table.insertOverwrite(batch, { partitions: partitions!.map((p) => `part=${p}`) });
-      seq.overwrite(batch, partitions);
-      seq.history.push({ instant: r.instant, model: new Map(seq.model) });
+      const partitions = whole ? undefined : [...new Set([rnd.pick(parts), rnd.pick(parts)])];
+      const batch = Array.from({ length: rnd.int(4) }, () => seq.row(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(parts)));
+      const r = whole ? await table.insertOverwriteTable(batch) : await table.insertOverwrite(batch, { partitions: partitions!.map(partitionPathOf) });
+      seq.overwrite(batch, partitions, r.instant);
+      expect(r.stats.inserted, `${label}: overwrite inserted`).toBe(batch.length);
+      seq.record(r.instant);
     } else if (what < 0.68 || !services) {
       if (seq.history.length === 0) continue;
       if (latestSavepointed) {
         await expect(table.rollback(), `${label}: rollback of a savepointed commit`).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       } else {
-        const undone = seq.history.pop()!;
+        const undone = seq.history.at(-1)!;
         const r = await table.rollback();
         expect(r.rolledBack, label).toBe(undone.instant);
-        seq.model = new Map(seq.history.at(-1)?.model ?? []);
+        seq.backTo(seq.history.length - 2);
       }
     } else if (what < 0.75) {
       if (type === 'MERGE_ON_READ') stats.compactions += (await table.compact()).length;
@@ -193,22 +282,35 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       if (!sp) continue;
       await table.restore(sp.instant);
       stats.restores++;
-      seq.history.length = sp.entry + 1;
-      seq.model = new Map(seq.history[sp.entry]!.model);
+      seq.backTo(sp.entry);
       savepoints = savepoints.filter((s) => s.entry <= sp.entry);
     }
-    expect(await snapshot(table), `${label}: snapshot`).toEqual(canon(seq.model.values()));
-    for (const [i, h] of seq.history.entries()) {
-      const protectedEntry = retainedFrom === undefined || h.instant >= retainedFrom || savepoints.some((s) => s.instant === h.instant);
+    // Every row with its meta columns: latest, read-optimized (copy-on-write: the snapshot), every instant.
+    const expected = canonWithMeta(seq.model, seq.commits);
+    expect(await rowsWithMeta(table), `${label}: snapshot`).toEqual(expected);
+    if (type === 'COPY_ON_WRITE') expect(await rowsWithMeta(table, { readOptimized: true }), `${label}: read-optimized`).toEqual(expected);
+    const isProtected = (instant: string) => retainedFrom === undefined || instant >= retainedFrom || savepoints.some((s) => s.instant === instant);
+    for (const h of seq.history) {
       try {
-        expect(await snapshot(table, h.instant), `${label}: as of ${h.instant}`).toEqual(canon(h.model.values()));
+        expect(await rowsWithMeta(table, { asOf: h.instant }), `${label}: as of ${h.instant}`).toEqual(canonWithMeta(h.model, h.commits));
       } catch (err) {
         // Time travel past a clean may be refused — never answered with other rows.
-        if (!isLakeletError(err, 'NOT_FOUND') || protectedEntry) throw err;
+        if (!isLakeletError(err, 'NOT_FOUND') || isProtected(h.instant)) throw err;
+      }
+    }
+    // One incremental read (c_i, c_j] per step: the latest version of each record written in the range.
+    if (seq.history.length >= 2) {
+      const j = 1 + rnd.int(seq.history.length - 1);
+      const i = rnd.int(j);
+      const [from, to] = [seq.history[i]!, seq.history[j]!];
+      try {
+        expect(await rowsWithMeta(table, { from: from.instant, to: to.instant }), `${label}: incremental (${from.instant}, ${to.instant}]`).toEqual(expectedIncremental(to.model, to.commits, from.instant, to.instant));
+      } catch (err) {
+        if (!isLakeletError(err, 'NOT_FOUND') || (isProtected(from.instant) && isProtected(to.instant))) throw err;
       }
     }
     const reopened = await openTable(options.reopen ? options.reopen() : storage);
-    expect(await snapshot(reopened), `${label}: reopened`).toEqual(canon(seq.model.values()));
+    expect(await rowsWithMeta(reopened), `${label}: reopened`).toEqual(expected);
     // Active data commits (compactions excluded) are the newest entries of the model's history.
     const dataCommits = reopened.commits.filter((c) => type === 'COPY_ON_WRITE' || c.action !== 'commit').map((c) => c.requestedTime);
     expect(dataCommits, `${label}: commits`).toEqual(seq.history.slice(seq.history.length - dataCommits.length).map((h) => h.instant));
