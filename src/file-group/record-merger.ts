@@ -39,6 +39,8 @@ export function isNaturalOrdering(v: unknown): boolean {
  */
 export class RecordMerger {
   private readonly entries = new Map<string, Entry>();
+  /** Further copies of a key the base file holds more than once (a non-deduplicating insert): each merged alone. */
+  private readonly copies = new Map<string, Entry[]>();
   private readonly options: RecordMergerOptions;
   private readonly keyField: string;
 
@@ -52,9 +54,16 @@ export class RecordMerger {
     return this.entries.size;
   }
 
-  /** Add base-file rows (they start the merge; a duplicate key within the base keeps the later row). */
+  /**
+   * Add base-file rows (they start the merge). A key the base holds twice (Hudi's insert does not deduplicate)
+   * keeps both copies, as Hudi's readers and compaction do: each copy is merged with the log records on its own.
+   */
   addBase(rows: Iterable<Record<string, unknown>>): void {
-    for (const row of rows) this.entries.set(String(row[this.keyField]), { row, ordering: undefined });
+    for (const row of rows) {
+      const key = String(row[this.keyField]);
+      if (!this.entries.has(key)) this.entries.set(key, { row, ordering: undefined });
+      else this.copies.set(key, [...(this.copies.get(key) ?? []), { row, ordering: undefined }]);
+    }
   }
 
   /** Apply a batch of upserted records from one data block. */
@@ -67,6 +76,9 @@ export class RecordMerger {
       const key = String(row[this.keyField]);
       const current = this.entries.get(key);
       if (!current || this.newWins(current, this.orderingOf(row))) this.entries.set(key, { row, ordering: undefined });
+      for (const [i, copy] of (this.copies.get(key) ?? []).entries()) {
+        if (this.newWins(copy, this.orderingOf(row))) (this.copies.get(key) as Entry[])[i] = { row, ordering: undefined };
+      }
     }
   }
 
@@ -78,11 +90,14 @@ export class RecordMerger {
   /** The surviving rows. */
   *rows(): IterableIterator<Record<string, unknown>> {
     for (const e of this.entries.values()) if (e.row) yield e.row;
+    for (const list of this.copies.values()) for (const e of list) if (e.row) yield e.row;
   }
 
   private delete(d: DeleteRecord): void {
     const natural = Array.isArray(d.orderingVal) ? d.orderingVal.every(isNaturalOrdering) : isNaturalOrdering(d.orderingVal);
     const ordering = natural ? undefined : Array.isArray(d.orderingVal) ? d.orderingVal : [d.orderingVal];
+    const list = this.copies.get(d.recordKey) ?? [];
+    for (const [i, copy] of list.entries()) if (ordering === undefined || this.newWins(copy, ordering)) list[i] = { row: undefined, ordering };
     const current = this.entries.get(d.recordKey);
     if (current && ordering !== undefined && !this.newWins(current, ordering)) return;
     this.entries.set(d.recordKey, { row: undefined, ordering });

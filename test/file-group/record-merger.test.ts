@@ -178,10 +178,16 @@ describe('RecordMerger bookkeeping', () => {
     expect(m.size).toBe(4);
   });
 
-  it('a duplicate key inside the base keeps the later row', () => {
+  it('a duplicate key inside the base keeps both copies (Hudi inserts do not deduplicate), each merged alone', () => {
     const m = new RecordMerger(eventTime());
-    m.addBase([row('1', 9n, 'first'), row('1', 1n, 'second')]);
-    expect(out(m)).toEqual(['1=second']);
+    m.addBase([row('1', 9n, 'first'), row('1', 1n, 'second'), row('2', 1n, 'other')]);
+    expect(out(m).sort()).toEqual(['1=first', '1=second', '2=other']);
+    // A log record with ordering 5 replaces the copy at 1, not the one at 9.
+    m.addRecords([row('1', 5n, 'log')]);
+    expect(out(m).sort()).toEqual(['1=first', '1=log', '2=other']);
+    // A natural-order delete removes every copy.
+    m.addDeletes([{ recordKey: '1' }]);
+    expect(out(m)).toEqual(['2=other']);
   });
 
   it('isNaturalOrdering', () => {
