@@ -37,4 +37,5 @@ export type { CleanOptions, CleanResult } from './engine/clean.js';
 export type { CleaningPolicy } from './timeline/clean-metadata.js';
 export type { ArchivalOptions } from './plan/archival-plan.js';
 export type { CompactionResult } from './engine/compaction.js';
-export type { SavepointOptions, SavepointResult, RestoreResult } from './engine/savepoint.js';
+export type { SavepointOptions, SavepointResult } from './engine/savepoint.js';
+export type { RestoreResult } from './engine/restore.js';

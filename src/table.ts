@@ -26,7 +26,8 @@ import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTable
 import { clean, type CleanOptions, type CleanResult } from './engine/clean.js';
 import { archive } from './engine/archival.js';
 import type { ArchivalOptions } from './plan/archival-plan.js';
-import { deleteSavepoint, finishPendingRestores, restore, savepoint, type RestoreResult, type SavepointOptions, type SavepointResult } from './engine/savepoint.js';
+import { deleteSavepoint, savepoint, type SavepointOptions, type SavepointResult } from './engine/savepoint.js';
+import { finishPendingRestores, restore, type RestoreResult } from './engine/restore.js';
 import type { WriteInput } from './engine/write-input.js';
 import { closeWorkerPools } from './worker/pool-registry.js';
 

@@ -23,7 +23,8 @@ import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, u
 import type { IndexChanges } from '../index/record-index-shards.js';
 import type { Bucket } from '../plan/bucket-assignment.js';
 import { rollbackFailedWrites } from './rollback.js';
-import { dropInterruptedSavepoints, finishPendingRestores } from './savepoint.js';
+import { dropInterruptedSavepoints } from './savepoint.js';
+import { finishPendingRestores } from './restore.js';
 import { TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-config.js';
 import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './write-input.js';
