@@ -4,16 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { LakeletError, openTable, type ReadWarning, type Storage } from '../../src/index.js';
 import { collect, fixtureCopy } from '../helpers/fixtures.js';
-
-async function failure(p: Promise<unknown>): Promise<LakeletError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError, the call succeeded');
-}
+import { failure } from '../helpers/expect-error.js';
 
 async function replace(storage: Storage, path: string, change: (b: Uint8Array) => Uint8Array): Promise<void> {
   await storage.write(path, change(await storage.read(path)));

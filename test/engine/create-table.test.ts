@@ -4,21 +4,12 @@ import { describe, expect, test } from 'vitest';
 import { createTable, LakeletError, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import type { KeyGeneratorKind } from '../../src/keygen/key-generator.js';
 import { collect } from '../helpers/fixtures.js';
+import { failure } from '../helpers/expect-error.js';
 
 const ROWS = [
   { id: 1, id2: 'x', a: 'p', b: 'q', ts: 1 },
   { id: 2, id2: 'y', a: 'p', b: 'r', ts: 1 },
 ];
-
-async function failure(p: Promise<unknown>): Promise<LakeletError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError, the call succeeded');
-}
 
 describe('createTable infers the key generator as Hudi does', () => {
   const cases: { recordKey: string[]; partitionBy: string[]; want: KeyGeneratorKind; path: string }[] = [

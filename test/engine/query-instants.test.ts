@@ -5,26 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { createTable, LakeletError, memoryStorage, openTable, type Table } from '../../src/index.js';
 import { normalizeInstant } from '../../src/engine/query.js';
 import { collect } from '../helpers/fixtures.js';
-
-async function failure(p: Promise<unknown>): Promise<LakeletError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError, the call succeeded');
-}
-
-function thrown(fn: () => unknown): LakeletError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError');
-}
+import { failure, thrown } from '../helpers/expect-error.js';
 
 async function twoCommits(): Promise<{ table: Table; c1: string; c2: string }> {
   const storage = memoryStorage();

@@ -3,16 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { createTable, LakeletError, memoryStorage, openTable } from '../../src/index.js';
 import { collect } from '../helpers/fixtures.js';
-
-async function failure(p: Promise<unknown>): Promise<LakeletError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError, the call succeeded');
-}
+import { failure } from '../helpers/expect-error.js';
 
 describe('lone surrogates', () => {
   for (const [what, row, field] of [
