@@ -10,7 +10,8 @@ import type { TableState } from './table-state.js';
 
 /**
  * What a partition move does: `move` (delete at the old location, insert in the new partition), `stay` (the
- * stored record wins the merge: the incoming one is dropped, the table is unchanged for this key) or `insert`
+ * stored record wins the merge: the incoming one goes to the stored record's group as an update that loses, as
+ * Hudi tags the merged record to the old location, so the row is unchanged but the group is touched) or `insert`
  * (the index named a location that no longer holds the key: a plain insert, as Hudi tags it).
  */
 export type PartitionMoveDecision = 'move' | 'stay' | 'insert';

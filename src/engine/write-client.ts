@@ -222,10 +222,13 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
         addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
       } else if (loc) {
         // 'move': delete it from its old group, insert it in the new partition; 'stay': the stored record has
-        // the greater ordering value and keeps its place; 'insert': the old group no longer holds the key.
+        // the greater ordering value and keeps its place — routed to its group as an update that loses the merge,
+        // as Hudi does, so the group is touched and a concurrent change of it is a conflict; 'insert': the old
+        // group no longer holds the key.
         const decision = moves.get(r) ?? 'move';
         if (decision === 'move') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
-        if (decision !== 'stay') inserts.push(r);
+        if (decision === 'stay') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
+        else inserts.push(r);
       } else if (!r.isDelete) {
         inserts.push(r);
       }

@@ -104,11 +104,14 @@ export class Sequence {
         counts.inserted++;
         this.put(k, r, instant);
       } else if (existing.part !== r.part) {
-        // Global index, a move: the incoming record must win the merge, then it is a delete plus an insert.
+        // Global index, a move: the incoming record must win the merge, then it is a delete plus an insert;
+        // else it is an update of the stored record's group that loses (merge-on-read: logged and counted).
         if (r.ts >= existing.ts) {
           counts.inserted++;
           counts.deleted++;
           this.put(k, r, instant);
+        } else if (this.mor) {
+          counts.updated++;
         }
       } else if (r.ts >= existing.ts) {
         counts.updated++;
