@@ -4,19 +4,10 @@ import { LakeletError } from '../../src/errors.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { encodeAvroDatum } from '../../src/format/avro/encoder.js';
 import { checkSchemaEvolution, compileRowValidator } from '../../src/format/record-validation.js';
+import { thrown } from '../helpers/expect-error.js';
 
 const record = (fields: unknown[], name = 'r'): AvroRecordSchema => parseAvroSchema({ type: 'record', name, fields }) as AvroRecordSchema;
 const one = (type: unknown) => compileRowValidator(record([{ name: 'v', type }]));
-
-function thrown(fn: () => unknown): LakeletError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError');
-}
 
 describe('compileRowValidator: primitives', () => {
   test('int accepts 32-bit integers and in-range bigints', () => {

@@ -9,16 +9,7 @@ import { arrowSchema } from '../../src/format/arrow.js';
 import { avroSchemaToJson, isParsedAvroSchema, parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { avroSchemaFromArrow, decimalFixedSize, inferAvroSchema, normalizeUserSchema } from '../../src/format/schema-infer.js';
 import { withMetaFields } from '../../src/format/schema.js';
-
-function thrown(fn: () => unknown): LakeletError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError');
-}
+import { thrown } from '../helpers/expect-error.js';
 
 const json = (s: AvroRecordSchema) => avroSchemaToJson(s) as { name: string; namespace?: string; fields: { name: string; type: unknown; default?: unknown }[] };
 

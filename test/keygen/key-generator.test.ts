@@ -9,20 +9,11 @@ import {
 } from '../../src/keygen/key-generator.js';
 import { DEFAULT_PARTITION_PATH, escapePathName, isSafePartitionPath, unescapePathName } from '../../src/keygen/partition-path.js';
 import { parseTableConfig } from '../../src/config/table-config.js';
+import { thrown } from '../helpers/expect-error.js';
 
 const base = { hiveStylePartitioning: false, urlEncodePartitioning: false } as const;
 const simple = (over: Partial<KeyGeneratorOptions> = {}) =>
   createKeyGenerator({ type: 'SIMPLE', recordKeyFields: ['id'], partitionFields: ['p'], ...base, ...over });
-
-function thrown(fn: () => unknown): LakeletError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError');
-}
 
 const schema = parseAvroSchema({
   type: 'record', name: 'r', fields: [

@@ -7,18 +7,9 @@ import { createKeyGenerator } from '../../src/keygen/key-generator.js';
 import {
   createTimestampPartitionFormatter as fmt, timestampOptionsFromProperties, timestampOptionsToProperties, type TimestampKeyGenOptions,
 } from '../../src/keygen/timestamp-key-generator.js';
+import { thrown } from '../helpers/expect-error.js';
 
 const T = Date.UTC(2024, 0, 15, 10, 30, 45, 123); // 2024-01-15T10:30:45.123Z
-
-function thrown(fn: () => unknown): LakeletError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(LakeletError);
-    return err as LakeletError;
-  }
-  throw new Error('expected a LakeletError');
-}
 
 describe('date patterns', () => {
   test('format the supported letters', () => {
