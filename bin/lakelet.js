@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const cli = new URL('../dist/node/cli.js', import.meta.url);
+const cli = new URL('../dist/node/cli/cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('lakelet: dist/ is missing; run `npm run build` first\n');
   process.exit(2);

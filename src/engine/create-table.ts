@@ -4,13 +4,13 @@ import type { RecordMergeMode, TableType } from '../config/table-config.js';
 import { createTableProperties } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson } from '../format/avro/schema.js';
-import { normalizeUserSchema } from '../format/schema-infer.js';
+import { normalizeUserSchema } from '../schema/infer.js';
 import { createKeyGenerator, inferKeyGeneratorType, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
 import { ESCAPED_PARTITION_PATH_PROPERTY } from '../keygen/partition-path.js';
 import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-key-generator.js';
 import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from './table-state.js';
-import type { WriteOptions } from './write-config.js';
+import type { WriteOptions } from './write/write-options.js';
 
 /** Options of `createTable`. Write options given here become the table's defaults for every write. */
 export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'> {

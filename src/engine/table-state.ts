@@ -5,14 +5,14 @@ import { LakeletError, isLakeletError } from '../errors.js';
 import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
-import { readParquetFooter } from '../format/parquet.js';
-import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../format/schema.js';
+import { readParquetFooter } from '../format/parquet/read.js';
+import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../schema/table-schema.js';
 import type { FileInfo, Storage } from '../storage/storage.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, type Instant } from '../timeline/instant.js';
 import { Timeline } from '../timeline/timeline.js';
-import { storageBuffer } from './storage-buffer.js';
-import { readCommitMetadataOrArchived } from './archived-fallback.js';
+import { storageBuffer } from '../storage/async-buffer.js';
+import { readCommitMetadataOrArchived } from './read/archived-fallback.js';
 import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 

@@ -2,8 +2,8 @@
 // of each value (`HoodieAvroUtils.getNestedFieldValAsString`): 1.0 → "1.0", dates → "2024-01-15", decimals as BigDecimal.
 import { LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
-import { nonNullType } from '../format/schema.js';
-import { epochMicros } from '../format/timestamp-micros.js';
+import { nonNullType } from '../schema/table-schema.js';
+import { epochMicros } from '../schema/timestamp-micros.js';
 
 /** Java `Double.toString`: shortest round-trip digits, `1.0`, `1.0E7`, `1.0E-4`, `NaN`, `Infinity`, `-0.0`. */
 export function javaDoubleToString(x: number): string {

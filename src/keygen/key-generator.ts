@@ -3,7 +3,7 @@
 import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
-import { loneSurrogateProblem } from '../format/well-formed.js';
+import { loneSurrogateProblem } from '../schema/well-formed.js';
 import { hudiValueString, lookupField } from './field-value.js';
 import { DEFAULT_PARTITION_PATH, assertSafePartitionPath, encodePartitionValue, escapePathName } from './partition-path.js';
 import { createTimestampPartitionFormatter, timestampOptionsFromProperties, type TimestampKeyGenOptions } from './timestamp-key-generator.js';

@@ -1,6 +1,6 @@
 // lakelet for Node: everything of the main entry plus the local file-system store and path helpers.
 import { readFile, stat } from 'node:fs/promises';
-import { tableStorage } from '../engine/table-root.js';
+import { tableStorage } from '../table/root.js';
 import { LakeletError } from '../errors.js';
 import { nodeFsStorage } from '../storage/node-fs.js';
 import type { Storage } from '../storage/storage.js';

@@ -4,8 +4,8 @@
 import { corruptFile } from '../errors.js';
 import { parseLogFileName } from '../file-group/file-names.js';
 import { type AvroSchema, parseAvroSchema } from '../format/avro/schema.js';
-import { encodeLogBlock, scanLogBlocks } from '../format/log-block.js';
-import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../format/log-block-content.js';
+import { encodeLogBlock, scanLogBlocks } from '../format/log/block.js';
+import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../format/log/content.js';
 import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './avro-schemas.js';
 import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA, cleanerPlanFromRecord, cleanMetadataFromRecord, type CleanerPlan, type CleanMetadata } from './clean-metadata.js';
 import { commitMetadataFromObject, type CommitMetadata } from './commit-metadata.js';

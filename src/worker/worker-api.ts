@@ -1,10 +1,10 @@
 // The one typed `WorkerApi` between the main thread and lakelet's workers: plain data and transferred
 // ArrayBuffers only, no class instances. The main thread does storage I/O; workers decode, merge, encode and probe.
 import type { RecordMergeMode } from '../config/table-config.js';
-import type { HoodieRecord } from '../engine/hoodie-record.js';
+import type { HoodieRecord } from '../merge/hoodie-record.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import type { KernelsKind } from '../kernels/kernels.js';
-import type { ComparableKind } from '../plan/filters.js';
+import type { ComparableKind } from '../expr/filter.js';
 
 /**
  * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),

@@ -2,11 +2,11 @@
 // Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
 import { corruptFile } from '../errors.js';
 import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, parseBloomFilter } from '../format/bloom-filter.js';
-import { writeBaseFile } from '../format/base-file-writer.js';
-import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet.js';
-import { mergeFileGroupRows } from '../engine/cow-merge.js';
+import { writeBaseFile } from '../format/parquet/write.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet/read.js';
+import { mergeFileGroupRows } from '../engine/write/merge-handle.js';
 import { packKeys, type Kernels } from '../kernels/kernels.js';
-import { microsFromWire } from '../format/timestamp-micros.js';
+import { microsFromWire } from '../schema/timestamp-micros.js';
 import {
   ownBuffer,
   type DecodeParquetRequest, type DecodeParquetResult, type EncodeBaseFileRequest, type EncodeBaseFileResult,

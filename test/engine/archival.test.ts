@@ -4,10 +4,10 @@
 // and a crash at every storage call.
 import { describe, expect, test } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
-import { archive } from '../../src/engine/archival.js';
-import { clean } from '../../src/engine/clean.js';
+import { archive } from '../../src/engine/services/archival.js';
+import { clean } from '../../src/engine/services/clean.js';
 import { TableState } from '../../src/engine/table-state.js';
-import { scanLogBlocks } from '../../src/format/log-block.js';
+import { scanLogBlocks } from '../../src/format/log/block.js';
 import { planArchival } from '../../src/plan/archival-plan.js';
 import { ArchivedTimeline, archiveFileName, parseArchiveFile } from '../../src/timeline/archived-timeline.js';
 import { INIT_INSTANT_TIME } from '../../src/timeline/instant.js';

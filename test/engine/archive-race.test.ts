@@ -2,8 +2,8 @@
 // 5037/5195): a table state loaded before the archival, a writer and a clean whose read of a commit file is
 // held while the archival runs all find the commit metadata in the archive instead of failing with NOT_FOUND.
 import { describe, expect, test } from 'vitest';
-import { archive } from '../../src/engine/archival.js';
-import { removeOrphanFiles } from '../../src/engine/orphan-files.js';
+import { archive } from '../../src/engine/services/archival.js';
+import { removeOrphanFiles } from '../../src/engine/services/orphan-files.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { createTable, isLakeletError, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';

@@ -4,7 +4,7 @@
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTable, indexedDbStorage, opfsStorage, openTable, withTableWriteLock, type Storage, type Table } from '../../src/index.js';
-import { tableWriteLockName } from '../../src/engine/write-lock.js';
+import { tableWriteLockName } from '../../src/engine/commit/write-lock.js';
 import { canon, runSequence, SCHEMA, snapshot, type Row } from '../helpers/table-model.js';
 
 interface Store {

@@ -4,8 +4,8 @@
 // a readable table on which the next clean succeeds.
 import { describe, expect, test } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
-import { clean } from '../../src/engine/clean.js';
-import { savepoint } from '../../src/engine/savepoint.js';
+import { clean } from '../../src/engine/services/clean.js';
+import { savepoint } from '../../src/engine/services/savepoint.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { parseBaseFileName } from '../../src/file-group/file-names.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../../src/timeline/clean-metadata.js';

@@ -2,7 +2,7 @@
 // crashed holder's lock, an owner whose heartbeat stopped, the wait limit — all on a manual clock, no sleeping —
 // and no lock or fence files left behind.
 import { describe, expect, test } from 'vitest';
-import { COMMIT_LOCK_PATH, DEFAULT_LOCK_EXPIRE_MS, withCommitLock } from '../../src/engine/commit-lock.js';
+import { COMMIT_LOCK_PATH, DEFAULT_LOCK_EXPIRE_MS, withCommitLock } from '../../src/engine/commit/commit-lock.js';
 import { LakeletError, manualClock, memoryStorage, type Storage } from '../../src/index.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 

@@ -3,7 +3,7 @@
 // gets CONFLICT and leaves no trace; no committed update is lost. Driven by pausing storage, default
 // heartbeat timeout, manual clock.
 import { describe, expect, test } from 'vitest';
-import { runCompaction, scheduleCompaction } from '../../src/engine/compaction.js';
+import { runCompaction, scheduleCompaction } from '../../src/engine/services/compaction.js';
 import { createTable, LakeletError, manualClock, memoryStorage, Table, type Storage } from '../../src/index.js';
 import { call, pausingStorage, type CallMatch, type Phase } from '../helpers/pausing-storage.js';
 

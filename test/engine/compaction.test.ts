@@ -2,7 +2,7 @@
 // records keep their commit times; the plan and the commit look as Hudi writes them; plans take committed
 // logs only, and a plan whose inputs are gone is never a wedge (D3).
 import { describe, expect, test } from 'vitest';
-import { scheduleCompaction, runCompaction } from '../../src/engine/compaction.js';
+import { scheduleCompaction, runCompaction } from '../../src/engine/services/compaction.js';
 import { logFileName } from '../../src/file-group/file-names.js';
 import { parseCompactionPlan, serializeCompactionPlan } from '../../src/timeline/compaction-plan.js';
 import { createTable, LakeletError, manualClock, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, s3Storage, type Storage, type Table } from '../../src/index.js';
 import { nodeFsStorage } from '../../src/node/index.js';
 import { manualClock } from '../../src/engine/clock.js';
-import { heartbeatExpired } from '../../src/engine/heartbeat.js';
+import { heartbeatExpired } from '../../src/engine/commit/heartbeat.js';
 import { formatInstantTime } from '../../src/timeline/instant-time.js';
 import { S3Fake } from '../storage/s3-fake.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { jsonRow } from '../../src/format/json-row.js';
+import { jsonRow } from '../../src/schema/json-row.js';
 import { LakeletError } from '../../src/errors.js';
 import { openTable, type Storage, type Table } from '../../src/index.js';
 import { compareRows, expectedFields, type ExpectedFile } from '../golden/compare.js';

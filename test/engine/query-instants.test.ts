@@ -3,7 +3,7 @@
 // empty table, as Hudi answers, never "clean deleted its files" (D11).
 import { describe, expect, test } from 'vitest';
 import { createTable, LakeletError, memoryStorage, openTable, type Table } from '../../src/index.js';
-import { normalizeInstant } from '../../src/engine/query.js';
+import { normalizeInstant } from '../../src/engine/read/query.js';
 import { collect } from '../helpers/fixtures.js';
 import { failure, thrown } from '../helpers/expect-error.js';
 

@@ -2,9 +2,9 @@
 // sequences (both table types), stale indexes (missing manifest, foreign commits, crashes, rollbacks,
 // restores) are detected and repaired, and a small upsert reads only the shards and files it needs.
 import { describe, expect, test } from 'vitest';
-import { ensureCurrent, lookupLocations, readAllEntries, readRecordIndexManifest, sliceKeyReader } from '../../src/engine/record-index.js';
+import { ensureCurrent, lookupLocations, readAllEntries, readRecordIndexManifest, sliceKeyReader } from '../../src/engine/write/record-index.js';
 import { TableState } from '../../src/engine/table-state.js';
-import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/index/record-index-shards.js';
+import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/index/record-index-format.js';
 import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table, type TableType } from '../../src/index.js';
 import { copyStorage, describeError, faultyStorage, isInjectedFault } from '../helpers/storage-faults.js';
 import { CrashModel, mrow } from '../helpers/crash-model.js';
@@ -261,7 +261,7 @@ describe('stale indexes are detected and repaired', () => {
     // A write that fails after its commit started (bad partition for a DELETE_PARTITION is checked earlier;
     // use a pending instant left by a crash instead).
     const state = await TableState.load(storage);
-    const { startWrite } = await import('../../src/engine/commit-protocol.js');
+    const { startWrite } = await import('../../src/engine/commit/commit-protocol.js');
     await startWrite(state, 'commit');
     await table.upsert([row('c', 'c', 1)]); // rolls the pending instant back first
     expect(table.commits.length).toBe(2);

@@ -5,8 +5,8 @@
 import { describe, expect, it, test } from 'vitest';
 import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
 import { LakeletError } from '../../src/errors.js';
-import { deleteSavepoint, savepoint } from '../../src/engine/savepoint.js';
-import { finishPendingRestores, restore } from '../../src/engine/restore.js';
+import { deleteSavepoint, savepoint } from '../../src/engine/services/savepoint.js';
+import { finishPendingRestores, restore } from '../../src/engine/services/restore.js';
 import { parseRestoreMetadata, parseRestorePlan } from '../../src/timeline/restore-metadata.js';
 import { parseSavepointMetadata, savepointedFilePaths } from '../../src/timeline/savepoint-metadata.js';
 import { Timeline } from '../../src/timeline/timeline.js';

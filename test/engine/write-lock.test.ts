@@ -1,7 +1,7 @@
 // withTableWriteLock where there are no Web Locks (Node): the function simply runs, results and errors pass
 // through; and the lock name comes from the storage label.
 import { describe, expect, it } from 'vitest';
-import { tableWriteLockName, withTableWriteLock } from '../../src/engine/write-lock.js';
+import { tableWriteLockName, withTableWriteLock } from '../../src/engine/commit/write-lock.js';
 import { memoryStorage } from '../../src/storage/memory.js';
 
 describe('withTableWriteLock without navigator.locks', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseTableConfig } from '../../src/config/table-config.js';
 import { parseBaseFileName } from '../../src/file-group/file-names.js';
-import { bufferFromBytes, readParquetFooter } from '../../src/format/parquet.js';
+import { bufferFromBytes, readParquetFooter } from '../../src/format/parquet/read.js';
 import { parseBloomFilter } from '../../src/format/bloom-filter.js';
 import { createTable, memoryStorage, openTable } from '../../src/index.js';
 

@@ -1,7 +1,7 @@
 // The golden suite: every query of every ../shared/fixtures/hudi-rs/expected/*.json, run through the
 // public API on the zipped Spark-written table. Shared by the Node and the Chromium test files.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { jsonRow } from '../../src/format/json-row.js';
+import { jsonRow } from '../../src/schema/json-row.js';
 import { openTable, tableStorage, zipStorage, type Table } from '../../src/index.js';
 import { compareRows, expectedFields, type ExpectedFile, type ExpectedQuery } from './compare.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { unzipSync } from 'fflate';
 import { createKeyGenerator, keyGeneratorClassName, keyGeneratorOptionsFromConfig, parseKeyGeneratorType } from '../../src/keygen/key-generator.js';
 import { createTimestampPartitionFormatter, timestampOptionsFromProperties } from '../../src/keygen/timestamp-key-generator.js';
-import { withoutMetaFields } from '../../src/format/schema.js';
+import { withoutMetaFields } from '../../src/schema/table-schema.js';
 import { openTable, tableStorage, zipStorage } from '../../src/index.js';
 import { collect, fixtureBytes } from '../helpers/fixtures.js';
 

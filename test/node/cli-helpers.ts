@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/node/cli.js';
+import { main } from '../../src/node/cli/cli.js';
 
 /** What one in-process CLI run produced. */
 export interface CliRun {
@@ -64,7 +64,7 @@ function newestMtime(dir: string): number {
 }
 
 const distIsFresh = (): boolean => {
-  const cli = join(repoDir, 'dist/node/cli.js');
+  const cli = join(repoDir, 'dist/node/cli/cli.js');
   return existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(repoDir, 'src'));
 };
 

@@ -4,11 +4,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { main } from '../../src/node/cli.js';
-import { JsonNumber, parseCsv as parseCsvInput, parseJson, parseJsonLines } from '../../src/node/cli-input.js';
-import { progressReporter } from '../../src/node/cli-progress.js';
-import { splitKeys } from '../../src/node/cli-write.js';
-import { parseRecordSchema } from '../../src/format/schema.js';
+import { main } from '../../src/node/cli/cli.js';
+import { JsonNumber, parseCsv as parseCsvInput, parseJson, parseJsonLines } from '../../src/node/cli/input.js';
+import { progressReporter } from '../../src/node/cli/progress.js';
+import { splitKeys } from '../../src/node/cli/write.js';
+import { parseRecordSchema } from '../../src/schema/table-schema.js';
 import { fixtureStorage } from '../helpers/fixtures.js';
 import { ensureDistBuilt, jsonLines, parseCsv, runBin, runCli } from './cli-helpers.js';
 

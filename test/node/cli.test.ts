@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, test } from 'vitest';
-import { main } from '../../src/node/cli.js';
+import { main } from '../../src/node/cli/cli.js';
 import { compareRows, expectedFields, type ExpectedFile } from '../golden/compare.js';
 import { jsonLines, parseCsv, runCli } from './cli-helpers.js';
 

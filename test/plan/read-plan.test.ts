@@ -6,7 +6,7 @@ import { formatProperties } from '../../src/config/properties.js';
 import { parseTableConfig, type TableConfig } from '../../src/config/table-config.js';
 import { fileGroupKey } from '../../src/file-group/file-slice.js';
 import { FileSystemView } from '../../src/file-group/file-system-view.js';
-import { compileFilters, type ComparableKind, type Filter } from '../../src/plan/filters.js';
+import { compileFilters, type ComparableKind, type Filter } from '../../src/expr/filter.js';
 import { inCommitRange, partitionMayMatch, partitionValues, planRead } from '../../src/plan/read-plan.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 

@@ -4,7 +4,7 @@
 // independent decoder driven by that schema, and hold the paths, instants and counts of what happened.
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, type Storage } from '../../src/index.js';
-import { scanLogBlocks } from '../../src/format/log-block.js';
+import { scanLogBlocks } from '../../src/format/log/block.js';
 import { zipEntry } from '../helpers/zip-entry.js';
 import { fixtureStorage } from '../helpers/fixtures.js';
 import { expectedSchema, findRecord, hudiTypes, NS, type Rec } from './hudi-avsc-deltas.js';

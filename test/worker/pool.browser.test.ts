@@ -2,7 +2,7 @@
 // entry), compared with inline runs; error transfer; forced WASM failure → JS twins; pooled table writes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkerPool, defaultWorkerCount, type WorkerPool } from '../../src/worker/pool.js';
-import { resolveWriteOptions } from '../../src/engine/write-config.js';
+import { resolveWriteOptions } from '../../src/engine/write/write-options.js';
 import { expectEncodeMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
 
 const pools: WorkerPool[] = [];

@@ -10,7 +10,7 @@ import { LakeletError } from '../../src/errors.js';
 import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
 import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
-import { resolveWriteOptions } from '../../src/engine/write-config.js';
+import { resolveWriteOptions } from '../../src/engine/write/write-options.js';
 import { expectEncodeMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
 
 const root = join(import.meta.dirname, '../..');

@@ -2,9 +2,9 @@
 // encoding and merging through a pool must equal the inline results, and errors keep code and context.
 import { expect } from 'vitest';
 import { createTable, isLakeletError, LakeletError, memoryStorage, type IndexType, type Table } from '../../src/index.js';
-import { tagLocations, type TagMap } from '../../src/engine/index-lookup.js';
+import { tagLocations, type TagMap } from '../../src/engine/write/tag.js';
 import { packKeys } from '../../src/kernels/kernels.js';
-import { withMetaFields } from '../../src/format/schema.js';
+import { withMetaFields } from '../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
 import { SCHEMA, snapshot, type Row } from '../helpers/table-model.js';

@@ -3,8 +3,8 @@
 
 import type { AvroSchema, AvroRecordSchema, AvroLogicalType } from './schema.js';
 import { AvroReader } from './reader.js';
-import { dateFromDays, dateFromMicros, decimalFromBytes } from '../values.js';
-import { MicrosDate } from '../timestamp-micros.js';
+import { dateFromDays, dateFromMicros, decimalFromBytes } from '../../schema/values.js';
+import { MicrosDate } from '../../schema/timestamp-micros.js';
 
 export { AvroReader } from './reader.js';
 

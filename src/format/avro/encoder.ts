@@ -4,7 +4,7 @@
 import { LakeletError } from '../../errors.js';
 import type { AvroSchema, AvroRecordSchema, AvroLogicalType } from './schema.js';
 import { AvroWriter } from './writer.js';
-import { epochMicros } from '../timestamp-micros.js';
+import { epochMicros } from '../../schema/timestamp-micros.js';
 
 export { AvroWriter } from './writer.js';
 

@@ -1,0 +1,184 @@
+// The commit protocol (hudi-format.md §3, DESIGN.md §2): requested → inflight → completed timeline files,
+// markers for every data file written, a conflict check against commits completed meanwhile, and the
+// completed file created with writeIfAbsent — the single point that makes a write visible.
+import { LakeletError, isLakeletError } from '../../errors.js';
+import { fileGroupKey } from '../../file-group/file-slice.js';
+import type { Storage } from '../../storage/storage.js';
+import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
+import { compareInstantTimes, type Action } from '../../timeline/instant.js';
+import { nextInstantTime } from '../../timeline/instant-time.js';
+import type { TableState } from '../table-state.js';
+import { loadTimeline } from '../table-state.js';
+import { withCommitLock } from './commit-lock.js';
+import { rollbackOf } from '../services/rolled-back.js';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
+import { systemClock, type Clock } from '../clock.js';
+import { compactionInstants, compactionPlanGroups } from '../services/pending-compactions.js';
+import { requestInstant } from './instant-request.js';
+
+/** Folder of a write's markers. */
+export function markerDir(instantTime: string): string {
+  return `.hoodie/.temp/${instantTime}`;
+}
+
+/** The marker path of a data file written by `instantTime`. */
+export function markerPath(instantTime: string, dataPath: string, type: 'CREATE' | 'MERGE' | 'APPEND' = 'CREATE'): string {
+  return `${markerDir(instantTime)}/${dataPath}.marker.${type}`;
+}
+
+/** Timeline file names of a layout-1 write instant. */
+export function instantFileNames(instantTime: string, action: Action): { requested: string; inflight: string; completed: string } {
+  return {
+    requested: `${instantTime}.${action}.requested`,
+    inflight: action === 'commit' ? `${instantTime}.inflight` : `${instantTime}.${action}.inflight`,
+    completed: `${instantTime}.${action}`,
+  };
+}
+
+/** A write in progress. */
+export interface InflightWrite {
+  instantTime: string;
+  action: Action;
+  /** Requested times of the completed writes the writer saw when it started. */
+  seenCompleted: ReadonlySet<string>;
+  /**
+   * Requested times of the compaction plans (pending or completed) the writer saw when it started: it writes
+   * its logs on top of the pending ones, so their completion is no conflict; a plan it did not see is.
+   */
+  seenCompactions: ReadonlySet<string>;
+  /** The writer's heartbeat, beating until the write completes or is rolled back. */
+  heartbeat: Heartbeat;
+  /** The writer's time source (heartbeats, the commit lock). */
+  clock: Clock;
+}
+
+/**
+ * A fresh instant time, later than every instant of the timeline (any action, any state), from `now`: a
+ * `Date`, or a clock whose time is read (default: the system clock).
+ */
+export function newInstantTime(state: TableState, now: Date | Clock = systemClock): string {
+  if (!(now instanceof Date)) now = new Date(now.now());
+  let latest: string | undefined;
+  for (const i of state.timeline.instants) if (latest === undefined || compareInstantTimes(i.requestedTime, latest) > 0) latest = i.requestedTime;
+  return nextInstantTime(latest, now);
+}
+
+/**
+ * Write `<t>.<action>.requested`. The instant time comes from `now` when given (tests pin it), else from
+ * `clock`, which also drives the write's heartbeat and its commit lock.
+ */
+export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date, clock: Clock = systemClock, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<InflightWrite> {
+  // Under the commit lock, later than every instant of any action (two actors never share a time).
+  const instantTime = await requestInstant(state.storage, state.config, (t) => instantFileNames(t, action).requested, requested, { clock, heartbeatTimeoutMs, ...(now && { now }) });
+  // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
+  const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
+  return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), seenCompactions: new Set(compactionInstants(state.timeline)), heartbeat, clock };
+}
+
+/** Write the inflight file (the workload profile). */
+export async function markInflight(state: TableState, write: InflightWrite, profile: Uint8Array): Promise<void> {
+  // A writer stalled past its heartbeat timeout may have been rolled back (its requested file deleted): it
+  // must not bring the instant back.
+  await checkStillRequested(state.storage, state.config.timelinePath, write);
+  await state.storage.write(`${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).inflight}`, profile);
+}
+
+/** `ABORTED` unless this write's requested file still exists (a rollback deletes it). */
+export async function checkStillRequested(storage: Storage, timelinePath: string, write: InflightWrite): Promise<void> {
+  try {
+    await storage.head(`${timelinePath}/${instantFileNames(write.instantTime, write.action).requested}`);
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) throw rolledBackError(write);
+    throw err;
+  }
+}
+
+function rolledBackError(write: InflightWrite, by?: string): LakeletError {
+  return new LakeletError('ABORTED', `commit: instant ${write.instantTime} was rolled back${by ? ` by rollback ${by}` : ''} (its heartbeat was silent past the timeout, so another writer took it for failed); nothing of it was committed`, { instant: write.instantTime, ...(by !== undefined && { value: by }) });
+}
+
+/**
+ * Check for conflicts with writes completed since this one started (a completed write touching one of
+ * `touchedGroups` → `CONFLICT`), then create the completed instant file atomically and drop the markers.
+ */
+export async function completeWrite(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<void> {
+  await write.heartbeat.beat();
+  // Conflict check and commit under the table's commit lock: no other writer can complete in between. A lock
+  // whose owner's heartbeat stopped was left by a crashed writer and is broken.
+  const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs, write.clock);
+  await withCommitLock(storage, write.instantTime, (held) => checkAndCommit(storage, state, write, metadata, touchedGroups, held), { ownerGone, clock: write.clock });
+  // Committed: what follows is housekeeping the next writer redoes if it fails here.
+  try {
+    await write.heartbeat.stop();
+    await deleteMarkers(storage, write.instantTime);
+  } catch {
+    /* leftover heartbeat and markers are cleaned by the next writer */
+  }
+}
+
+/**
+ * Abort a write that has not completed: delete the files it created (from its markers; it never changes
+ * existing files, so nothing else needs undoing) and its timeline files. No rollback instant is needed —
+ * nobody saw the write. If this fails half-way, the next writer rolls the instant back.
+ */
+export async function abortWrite(storage: Storage, state: TableState, write: InflightWrite): Promise<void> {
+  await write.heartbeat.stop();
+  for (const f of await markedFiles(storage, write.instantTime)) await storage.delete(f);
+  await deleteMarkers(storage, write.instantTime);
+  const names = instantFileNames(write.instantTime, write.action);
+  await storage.delete(`${state.config.timelinePath}/${names.inflight}`);
+  await storage.delete(`${state.config.timelinePath}/${names.requested}`);
+}
+
+async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, lockHeld: () => Promise<void> = async () => undefined): Promise<void> {
+  const timeline = await loadTimeline(storage, state.config);
+  // Was I rolled back? Then never complete: the instant must still be pending with its requested file, and
+  // no rollback may name it (a rollback plan is written under this same lock).
+  const mine = timeline.get(write.instantTime);
+  const requested = timeline.files.some((f) => f.requestedTime === write.instantTime && f.action === write.action && f.state === 'REQUESTED');
+  if (!mine || mine.state === 'COMPLETED' || !requested) throw rolledBackError(write);
+  const rollback = await rollbackOf(storage, state.config, timeline, write.instantTime);
+  if (rollback !== undefined) throw rolledBackError(write, rollback);
+  for (const other of timeline.completedWrites()) {
+    if (write.seenCompleted.has(other.requestedTime) || write.seenCompactions.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
+    const path = `${state.config.timelinePath}/${other.fileName}`;
+    const md = parseCommitMetadata(await storage.read(path), path);
+    const theirs = new Set<string>();
+    for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) for (const s of stats) theirs.add(fileGroupKey(s.partitionPath || partition, s.fileId));
+    for (const [partition, ids] of Object.entries(md.partitionToReplaceFileIds)) for (const id of ids) theirs.add(fileGroupKey(partition, id));
+    for (const g of touchedGroups) {
+      if (theirs.has(g)) {
+        throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with ${other.requestedTime}, which changed the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: other.requestedTime });
+      }
+    }
+  }
+  // A compaction plan scheduled after this write started (pending or done) fixed a new base instant for its
+  // groups; this write's logs sit on the old one and would be lost in a superseded slice (Hudi's rule).
+  for (const c of compactionInstants(timeline)) {
+    if (write.seenCompactions.has(c)) continue;
+    const covered = await compactionPlanGroups(storage, state.config.timelinePath, c);
+    for (const g of touchedGroups) {
+      if (covered.has(g)) {
+        throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with compaction ${c}, planned meanwhile for the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: c });
+      }
+    }
+  }
+  const completed = `${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).completed}`;
+  await lockHeld();
+  if (!(await storage.writeIfAbsent(completed, metadata))) {
+    throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
+  }
+}
+
+/** Remove a write's marker folder (best effort is fine: leftover markers are harmless). */
+export async function deleteMarkers(storage: Storage, instantTime: string): Promise<void> {
+  for (const f of await storage.list(markerDir(instantTime), { recursive: true })) await storage.delete(f.path);
+}
+
+/** Data files a write recorded in its markers. */
+export async function markedFiles(storage: Storage, instantTime: string): Promise<string[]> {
+  const dir = `${markerDir(instantTime)}/`;
+  return (await storage.list(markerDir(instantTime), { recursive: true }))
+    .map((f) => f.path.slice(dir.length).replace(/\.marker\.(CREATE|MERGE|APPEND)$/, ''))
+    .filter((p) => p.length > 0);
+}

@@ -1,0 +1,165 @@
+// Reads one file slice: the base file (projected, row groups pruned by statistics when no log applies)
+// and, for merge-on-read snapshots, its log blocks merged on top (skipping rolled-back, uncommitted,
+// later-than-T and corrupt blocks, the last reported as warnings). A log that is gone when read and that no
+// completed write of the timeline wrote was a pending writer's (which lost and deleted it): skipped.
+import type { TableConfig } from '../../config/table-config.js';
+import { isLakeletError } from '../../errors.js';
+import type { FileSlice } from '../../file-group/file-slice.js';
+import { RecordMerger, type RecordMergerOptions } from '../../merge/record-merger.js';
+import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../../format/log/content.js';
+import { scanLogBlocks, type LogBlock } from '../../format/log/block.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows, rowGroupStats } from '../../format/parquet/read.js';
+import { rangeMayMatch, type CompiledFilter } from '../../expr/filter.js';
+import type { Storage } from '../../storage/storage.js';
+import { compareInstantTimes } from '../../timeline/instant.js';
+import type { Timeline } from '../../timeline/timeline.js';
+import { readCommitMetadataOrArchived } from './archived-fallback.js';
+import { storageBuffer } from '../../storage/async-buffer.js';
+
+/** Something a read skipped but that the caller should know about (a corrupt log block). */
+export interface ReadWarning {
+  code: 'CORRUPT_LOG_BLOCK';
+  message: string;
+  path: string;
+  offset: number;
+  length: number;
+}
+
+/** Everything a slice read needs besides the slice. */
+export interface SliceReadContext {
+  storage: Storage;
+  config: TableConfig;
+  timeline: Timeline;
+  /** Snapshot instant T; undefined = latest. */
+  asOf: string | undefined;
+  merge: RecordMergerOptions;
+  onWarning: (w: ReadWarning) => void;
+}
+
+/** What to read from a slice. */
+export interface SliceReadOptions {
+  /** Columns needed (undefined = all). */
+  columns: readonly string[] | undefined;
+  /** Filters used to skip base-file row groups (only when no log applies). */
+  filters: readonly CompiledFilter[];
+  /** Read the base file only. */
+  baseOnly: boolean;
+}
+
+/** Read and merge one file slice into rows (lakelet's value model). */
+export async function readFileSlice(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for await (const batch of readFileSliceBatches(ctx, slice, options)) for (const row of batch) out.push(row);
+  return out;
+}
+
+/**
+ * Stream a file slice as batches of rows: one batch per base-file row group when no log applies (memory
+ * stays at one row group), else the whole merged slice in one batch.
+ */
+export async function* readFileSliceBatches(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions): AsyncGenerator<Record<string, unknown>[]> {
+  const mergeLogs = !options.baseOnly && slice.logFiles.length > 0 && ctx.config.populateMetaFields;
+  if (!mergeLogs) {
+    if (slice.baseFile) yield* readBaseFile(ctx, slice, options, true);
+    return;
+  }
+  const merger = new RecordMerger(ctx.merge);
+  if (slice.baseFile) for await (const batch of readBaseFile(ctx, slice, options, false)) merger.addBase(batch);
+  await applyLogs(ctx, slice, merger, options.columns);
+  yield [...merger.rows()];
+}
+
+/** The base file's rows, one batch per run of kept row groups (pruned by statistics when `prune`). */
+async function* readBaseFile(ctx: SliceReadContext, slice: FileSlice, options: SliceReadOptions, prune: boolean): AsyncGenerator<Record<string, unknown>[]> {
+  const base = slice.baseFile!;
+  const file = await storageBuffer(ctx.storage, base.path, base.size || undefined);
+  const footer = await readParquetFooter(file, base.path);
+  const columns = options.columns ? [...options.columns] : undefined;
+  let start = 0;
+  for (const [g, n] of footer.rowGroupRows.entries()) {
+    const rowStart = start;
+    start += n;
+    if (n === 0 || (prune && options.filters.length > 0 && !groupMayMatch(footer, g, options.filters))) continue;
+    yield await readParquetRows(file, footer, base.path, { columns, rowStart, rowEnd: start });
+  }
+}
+
+function groupMayMatch(footer: Awaited<ReturnType<typeof readParquetFooter>>, g: number, filters: readonly CompiledFilter[]): boolean {
+  const stats = rowGroupStats(footer, g);
+  return filters.every((flt) => {
+    const s = stats.get(flt.field);
+    return !s || rangeMayMatch(flt, s.min, s.max);
+  });
+}
+
+/** Apply the slice's log blocks, in log order, that count as of T. */
+async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: RecordMerger, columns: readonly string[] | undefined): Promise<void> {
+  const blocks: { block: LogBlock; path: string }[] = [];
+  for (const log of slice.logFiles) {
+    const bytes = await readLogOrSkip(ctx, log.path);
+    if (!bytes) continue;
+    const scan = scanLogBlocks(bytes, log.path);
+    for (const c of scan.corrupt) {
+      ctx.onWarning({ code: 'CORRUPT_LOG_BLOCK', message: `log: skipped a corrupt block in ${log.path} at byte ${c.offset} (${c.reason})`, path: log.path, offset: c.offset, length: c.length });
+    }
+    for (const block of scan.blocks) blocks.push({ block, path: log.path });
+  }
+  const rolledBack = new Set<string>();
+  const compacted = new Set<string>();
+  for (const { block } of blocks) {
+    if (block.type === 'COMMAND' && block.header.TARGET_INSTANT_TIME) rolledBack.add(block.header.TARGET_INSTANT_TIME);
+    for (const t of (block.header.COMPACTED_BLOCK_TIMES ?? '').split(',')) if (t) compacted.add(t);
+  }
+  for (const { block, path } of blocks) {
+    if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA' && block.type !== 'DELETE') continue;
+    const instant = block.header.INSTANT_TIME ?? '';
+    if (!ctx.timeline.isCommittedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) continue;
+    if (ctx.asOf !== undefined && compareInstantTimes(instant, ctx.asOf) > 0) continue;
+    if (block.type === 'DELETE') {
+      merger.addDeletes(
+        decodeDeleteBlock(block, path)
+          .filter((d) => d.recordKey !== null)
+          .map((d) => ({ recordKey: d.recordKey as string, partitionPath: d.partitionPath, orderingVal: d.orderingVal })),
+      );
+    } else if (block.type === 'AVRO_DATA') {
+      merger.addRecords(decodeAvroDataBlock(block, path).records);
+    } else {
+      const file = bufferFromBytes(parquetDataBlockBytes(block, path));
+      const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
+      merger.addRecords(await readParquetRows(file, footer, path, { columns: columns ? [...columns] : undefined }));
+    }
+  }
+}
+
+/**
+ * A log file's bytes; undefined when it is missing and no completed write of `ctx.timeline` names it in its
+ * write stats: a pending writer's log (all its blocks would be skipped as uncommitted), deleted by that writer
+ * when it lost its conflict or by a rollback of it. A missing log a completed write produced stays `NOT_FOUND`.
+ */
+async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await ctx.storage.read(path);
+  } catch (err) {
+    if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+    // A completed write's instant file gone with no archived copy (rolled back or restored meanwhile): the
+    // snapshot being read is no longer the table's, so the log's NOT_FOUND stands.
+    const committed = await writtenByCompletedWrite(ctx, path).catch((e: unknown) => {
+      if (isLakeletError(e, 'NOT_FOUND')) return true;
+      throw e;
+    });
+    if (committed) throw err;
+    return undefined;
+  }
+}
+
+/** Does the write-stat list of a completed write of the timeline (as of T, if set) name `path`? */
+async function writtenByCompletedWrite(ctx: SliceReadContext, path: string): Promise<boolean> {
+  for (const instant of ctx.timeline.completedWrites()) {
+    if (ctx.asOf !== undefined && compareInstantTimes(instant.requestedTime, ctx.asOf) > 0) continue;
+    const metadata = await readCommitMetadataOrArchived(ctx.storage, ctx.config, instant);
+    for (const stats of Object.values(metadata.partitionToWriteStats)) {
+      for (const s of stats) if (s.path === path) return true;
+    }
+  }
+  return false;
+}

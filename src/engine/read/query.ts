@@ -1,0 +1,223 @@
+// Executes reads: resolves a query's instants, columns and filters against the table state, plans the
+// slices (plan/read-plan.ts) and streams merged, filtered, projected rows one file slice at a time.
+import { LakeletError } from '../../errors.js';
+import { fileGroupKey } from '../../file-group/file-slice.js';
+import type { AvroRecordSchema } from '../../format/avro/schema.js';
+import { comparableKind, fieldType, META_FIELDS } from '../../schema/table-schema.js';
+import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../../expr/filter.js';
+import { inCommitRange, planRead, type ReadPlan } from '../../plan/read-plan.js';
+import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
+import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
+import type { TableState } from '../table-state.js';
+
+/** Options shared by every read. */
+export interface ReadOptions {
+  /** Columns to return, in order (default: all, meta columns first). */
+  columns?: readonly string[];
+  /** Filters, ANDed: `[field, op, value]` triples or `"field op value"` strings. */
+  filters?: readonly (Filter | string)[];
+  /** Stop after this many rows. */
+  limit?: number;
+  /** Called for each problem a read skips over (a corrupt log block). */
+  onWarning?: (warning: ReadWarning) => void;
+}
+
+/** Options of a snapshot or read-optimized query. */
+export interface QueryOptions extends ReadOptions {
+  /** Time travel: read the table as of this instant (`yyyyMMddHHmmss[SSS]`, inclusive) or Date (UTC). */
+  asOf?: string | Date;
+  /** Read base files only (merge-on-read tables; the same as a snapshot on copy-on-write). */
+  readOptimized?: boolean;
+}
+
+/** Options of an incremental query: records written in `(from, to]`. */
+export interface IncrementalOptions extends ReadOptions {
+  /** Exclusive start instant. */
+  from: string | Date;
+  /** Inclusive end instant (default: the latest write). */
+  to?: string | Date;
+}
+
+/** A query ready to run, with everything resolved. */
+export interface ResolvedRead {
+  schema: AvroRecordSchema;
+  /** Output columns in order. */
+  columns: string[];
+  plan: ReadPlan;
+  asOf: string | undefined;
+  readOptimized: boolean;
+  limit: number;
+}
+
+/** `yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss[.SSS]` (Hudi's query-instant date forms, read in UTC). */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}))?)?$/;
+
+/** True when the 17 digits are a real UTC date and time (the zero date of Hudi's special instants passes). */
+function isValidInstant(digits: string): boolean {
+  if (digits.startsWith('00000000')) return true; // 00000000000000 (init), 00000000000001 (bootstrap), …
+  const [y, mo, d, h, mi, sec] = [0, 4, 6, 8, 10, 12].map((at, i) => Number(digits.slice(at, at + (i === 0 ? 4 : 2))));
+  const days = new Date(Date.UTC(y as number, mo as number, 0)).getUTCDate(); // days in that month
+  return (mo as number) >= 1 && (mo as number) <= 12 && (d as number) >= 1 && (d as number) <= days && (h as number) < 24 && (mi as number) < 60 && (sec as number) < 60;
+}
+
+/**
+ * Normalise an instant argument to 17 digits, accepting what Hudi's `formatQueryInstant` does: an instant time of
+ * 14 (`yyyyMMddHHmmss`) or 17 (`…SSS`) digits, `yyyy-MM-dd`, `yyyy-MM-dd HH:mm:ss[.SSS]` (UTC, lakelet's
+ * timeline zone), plus `yyyyMMdd` (a day's start) and a Date (UTC). Any other text, including digit strings of
+ * other lengths and impossible dates, is `INVALID_ARGUMENT`: nothing is padded into a different instant.
+ */
+export function normalizeInstant(value: string | Date, what: string): string {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new LakeletError('INVALID_ARGUMENT', `query: ${what} is an invalid Date`, { field: what });
+    const iso = value.toISOString();
+    return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + iso.slice(20, 23);
+  }
+  const s = String(value).trim();
+  let digits: string | undefined;
+  if (/^(\d{8}|\d{14}|\d{17})$/.test(s)) digits = s.padEnd(17, '0');
+  else {
+    const m = ISO_INSTANT.exec(s);
+    if (m) digits = m.slice(1, 7).map((x) => x ?? '00').join('') + (m[7] ?? '000');
+  }
+  if (digits === undefined || !isValidInstant(digits)) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: ${what} ${JSON.stringify(value)} is not an instant time (yyyyMMddHHmmss[SSS], yyyyMMdd, yyyy-MM-dd or yyyy-MM-dd HH:mm:ss[.SSS])`, { field: what, value });
+  }
+  return digits;
+}
+
+/**
+ * Is `asOf` before the table's first completed write (archived ones included)? Then the table as of `asOf` is
+ * empty — what Hudi (and the fixtures' expected answers) give — and needs no file a clean may have deleted.
+ */
+async function beforeFirstCommit(state: TableState, asOf: string): Promise<boolean> {
+  const active = state.timeline.completedWrites()[0]?.requestedTime;
+  if (active !== undefined && compareInstantTimes(asOf, active) >= 0) return false;
+  const archived = (await state.archivedTimeline()).completedWrites()[0]?.requestedTime;
+  return archived === undefined || compareInstantTimes(asOf, archived) < 0;
+}
+
+function compile(schema: AvroRecordSchema, filters: readonly (Filter | string)[] | undefined): CompiledFilter[] {
+  const parsed = (filters ?? []).map((f) => (typeof f === 'string' ? parseFilter(f) : checkFilter(f)));
+  for (const [field] of parsed) {
+    if (!fieldType(schema, field)) throw new LakeletError('INVALID_ARGUMENT', `query: filter on unknown column ${JSON.stringify(field)}`, { field });
+  }
+  return compileFilters(parsed, (field) => {
+    const t = fieldType(schema, field);
+    return t ? comparableKind(t) : undefined;
+  });
+}
+
+function outputColumns(schema: AvroRecordSchema, columns: readonly string[] | undefined): string[] {
+  const all = schema.fields.map((f) => f.name);
+  if (!columns) return all;
+  for (const c of columns) {
+    if (!all.includes(c)) throw new LakeletError('INVALID_ARGUMENT', `query: unknown column ${JSON.stringify(c)} (columns: ${all.join(', ')})`, { field: c });
+  }
+  return [...columns];
+}
+
+/** Resolve a snapshot / read-optimized query into a plan. */
+export async function resolveQuery(state: TableState, options: QueryOptions): Promise<ResolvedRead> {
+  const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
+  // Before the first commit the answer is empty, not "no longer readable" (a clean deleted nothing of it).
+  if (asOf !== undefined && !(await beforeFirstCommit(state, asOf))) await state.checkReadable(asOf);
+  const schema = await state.schemaAsOf(asOf);
+  const filters = compile(schema, options.filters);
+  const readOptimized = options.readOptimized === true;
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf, readOptimized, limit: checkLimit(options.limit) };
+}
+
+/** Resolve an incremental query into a plan: file groups written in `(from, to]`, rows committed in it. */
+export async function resolveIncremental(state: TableState, options: IncrementalOptions): Promise<ResolvedRead> {
+  if (options.from === undefined || options.from === null) throw new LakeletError('INVALID_ARGUMENT', 'query: incremental reads need a `from` instant', { field: 'from' });
+  const from = normalizeInstant(options.from, 'from');
+  const latest = state.timeline.latestWrite()?.requestedTime ?? INIT_INSTANT_TIME;
+  const to = options.to === undefined ? latest : normalizeInstant(options.to, 'to');
+  if (options.to !== undefined && compareInstantTimes(from, to) > 0) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads (from, to])`, { field: 'from', value: from });
+  }
+  const schema = await state.schemaAsOf(to);
+  const filters = compile(schema, options.filters);
+  const groups = new Set<string>();
+  if (!(await beforeFirstCommit(state, to))) await state.checkReadable(to);
+  for (const { metadata: md } of await state.writesInRange(from, to)) {
+    for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
+      for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+    }
+  }
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, filters });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, limit: checkLimit(options.limit) };
+}
+
+function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return Infinity;
+  if (!Number.isInteger(limit) || limit < 0) throw new LakeletError('INVALID_ARGUMENT', `query: limit must be a whole number ≥ 0, got ${limit}`, { field: 'limit', value: limit });
+  return limit;
+}
+
+/** Stream the rows of a resolved read, one file slice in memory at a time. */
+export async function* executeRead(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
+  if (read.limit === 0) return;
+  const { config } = state;
+  const ordering = config.orderingFields.filter((f) => read.schema.fields.some((x) => x.name === f));
+  const needed = new Set<string>(read.columns);
+  for (const f of read.plan.filters) needed.add(f.path[0] as string);
+  if (config.populateMetaFields) for (const m of META_FIELDS) needed.add(m);
+  for (const f of ordering) needed.add(f);
+  if (read.schema.fields.some((f) => f.name === '_hoodie_is_deleted')) needed.add('_hoodie_is_deleted');
+  const ctx = {
+    storage: state.storage,
+    config,
+    timeline: state.timeline,
+    asOf: read.asOf,
+    merge: {
+      mode: config.recordMergeMode,
+      orderingFields: ordering,
+      orderingKinds: ordering.map((f) => comparableKind(fieldType(read.schema, f) ?? { type: 'string' })),
+    },
+    onWarning,
+  };
+  let emitted = 0;
+  const range = read.plan.commitTimeRange;
+  const filters = read.plan.filters;
+  // Slices without logs to merge read only what the answer needs: the output, filter columns and (for
+  // incremental reads) the commit time — not the five meta columns a merge needs.
+  const light = new Set<string>(read.columns);
+  for (const f of filters) light.add(f.path[0] as string);
+  if (range && config.populateMetaFields) light.add('_hoodie_commit_time');
+  const lightColumns = [...light];
+  const neededColumns = [...needed];
+  const passThrough = lightColumns.length === read.columns.length;
+  for (const slice of read.plan.slices) {
+    const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
+    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
+      // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
+      // base rows and log records (older schemas may lack columns), so their rows are always copied.
+      const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
+      for (const row of rows) {
+        if (range) {
+          const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
+          if (!inCommitRange(commitTime, range)) continue;
+        }
+        if (filters.length > 0 && !matchRow(row, filters)) continue;
+        if (batchPassThrough) {
+          yield row;
+        } else {
+          const out: Record<string, unknown> = {};
+          for (const c of read.columns) out[c] = row[c] ?? null;
+          yield out;
+        }
+        if (++emitted >= read.limit) return;
+      }
+    }
+  }
+}
+
+/** Does the row have exactly these keys, in this order? */
+function sameColumns(row: Record<string, unknown>, columns: readonly string[]): boolean {
+  const keys = Object.keys(row);
+  if (keys.length !== columns.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== columns[i]) return false;
+  return true;
+}

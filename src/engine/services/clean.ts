@@ -1,0 +1,180 @@
+// The cleaner (hudi-format.md §12.9, Hudi's CleanActionExecutor): finish interrupted cleans, plan a clean
+// (plan/clean-plan.ts) and run it — `<t>.clean.requested` (plan), `<t>.clean.inflight` (the plan again, as Hudi
+// writes it), delete the files (idempotent), then the completed `<t>.clean` (HoodieCleanMetadata). Every
+// clean also removes orphan files (engine/orphan-files.ts): crashed writes' temp files, aborted writes' files.
+import { LakeletError } from '../../errors.js';
+import type { ReplaceRecord } from '../../file-group/file-system-view.js';
+import { planClean, type CleanPlanOptions, type PendingCompactionSlice } from '../../plan/clean-plan.js';
+import type { Storage } from '../../storage/storage.js';
+import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleaningPolicy, type CleanPartitionMetadata } from '../../timeline/clean-metadata.js';
+import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
+import { parseSavepointMetadata, savepointedFilePaths } from '../../timeline/savepoint-metadata.js';
+import { systemClock, type Clock } from '../clock.js';
+import { requestInstant } from '../commit/instant-request.js';
+import { HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
+import { removeOrphanFiles } from './orphan-files.js';
+import { TableState } from '../table-state.js';
+
+/** Options of {@link clean} (Hudi's defaults in parentheses). */
+export interface CleanOptions {
+  /** Cleaning policy (`KEEP_LATEST_COMMITS`). */
+  policy?: CleaningPolicy;
+  /** KEEP_LATEST_COMMITS: snapshots of this many latest commits stay readable (10). */
+  retainCommits?: number;
+  /** KEEP_LATEST_FILE_VERSIONS: slices kept per file group (3). */
+  retainFileVersions?: number;
+  /** KEEP_LATEST_BY_HOURS: snapshots of the commits of the last this many hours stay readable (24). */
+  retainHours?: number;
+  /** The clock (instant time of the clean, KEEP_LATEST_BY_HOURS cutoff). */
+  now?: Date;
+  /** The time source orphan-file removal ages files by (the write's clock; default the system clock). */
+  clock?: Clock;
+  /**
+   * Writers' heartbeat timeout (60 000): a temp file or a file of an aborted write is removed only once it is
+   * older than this, so a write still in progress never loses a file.
+   */
+  heartbeatTimeoutMs?: number;
+}
+
+/** What a clean did. */
+export interface CleanResult {
+  /** Orphan files removed (temp files of crashed writes, files of aborted writes), when there were any. */
+  orphanFilesDeleted?: string[];
+  /** The clean instant. */
+  instant: string;
+  /** Files deleted (base and log files). */
+  filesDeleted: number;
+  /** The oldest commit whose snapshot is still readable (undefined when the plan had none). */
+  earliestInstantToRetain: string | undefined;
+}
+
+const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** Paths of the files completed savepoints protect (table-relative). */
+export async function savepointedFiles(state: TableState): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const i of state.timeline.completed()) {
+    if (i.action !== 'savepoint') continue;
+    const path = state.instantPath(i);
+    for (const p of savepointedFilePaths(parseSavepointMetadata(await state.storage.read(path), path))) out.add(p);
+  }
+  return out;
+}
+
+/** Completed replacecommits and the groups they replaced. */
+async function replaceRecords(state: TableState): Promise<ReplaceRecord[]> {
+  const out: ReplaceRecord[] = [];
+  for (const i of state.timeline.completedWrites()) {
+    if (i.action !== 'replacecommit') continue;
+    out.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: (await state.commitMetadata(i)).partitionToReplaceFileIds });
+  }
+  return out;
+}
+
+/** The slices pending compaction plans start from. */
+async function pendingCompactionSlices(state: TableState): Promise<PendingCompactionSlice[]> {
+  const out: PendingCompactionSlice[] = [];
+  for (const i of state.timeline.pending()) {
+    if (i.action !== 'compaction' && i.action !== 'logcompaction') continue;
+    const path = `${state.config.timelinePath}/${i.requestedTime}.${i.action}.requested`;
+    const plan = parseCompactionPlan(await state.storage.read(path), path);
+    for (const op of plan.operations) out.push({ partitionPath: op.partitionPath, fileId: op.fileId, baseInstantTime: op.baseInstantTime });
+  }
+  return out;
+}
+
+/** Run a planned clean from its inflight state: delete the files (idempotent), then complete it. */
+async function executeClean(state: TableState, instant: string, plan: CleanerPlan, started: number): Promise<CleanResult> {
+  const { storage, config } = state;
+  const partitions: Record<string, CleanPartitionMetadata> = {};
+  let deleted = 0;
+  for (const [partition, files] of Object.entries(plan.filePathsToBeDeletedPerPartition)) {
+    const names: string[] = [];
+    for (const f of files) {
+      await storage.delete(f.filePath);
+      names.push(nameOf(f.filePath));
+      deleted++;
+    }
+    partitions[partition] = { partitionPath: partition, policy: plan.policy, deletePathPatterns: names, successDeleteFiles: names, failedDeleteFiles: [], isPartitionDeleted: false };
+  }
+  for (const p of plan.partitionsToBeDeleted) {
+    // The data files are gone with the plan's files; the partition marker goes last.
+    await storage.delete(`${p}/.hoodie_partition_metadata`);
+    const entry = (partitions[p] ??= { partitionPath: p, policy: plan.policy, deletePathPatterns: [], successDeleteFiles: [], failedDeleteFiles: [], isPartitionDeleted: true });
+    entry.isPartitionDeleted = true;
+  }
+  const earliest = plan.earliestInstantToRetain?.timestamp;
+  const metadata = serializeCleanMetadata({
+    startCleanTime: instant,
+    timeTakenInMillis: Math.max(0, Date.now() - started),
+    totalFilesDeleted: deleted,
+    earliestCommitToRetain: earliest ?? '',
+    lastCompletedCommitTimestamp: plan.lastCompletedCommitTimestamp,
+    partitionMetadata: partitions,
+  });
+  // Another process finishing the same pending clean may have completed it already: that is fine.
+  await storage.writeIfAbsent(`${config.timelinePath}/${instant}.clean`, metadata);
+  return { instant, filesDeleted: deleted, earliestInstantToRetain: earliest };
+}
+
+/** Finish cleans a crash interrupted (requested or inflight): re-run their plans. */
+export async function finishPendingCleans(storage: Storage): Promise<CleanResult[]> {
+  const state = await TableState.load(storage);
+  const out: CleanResult[] = [];
+  for (const pending of state.timeline.pending()) {
+    if (pending.action !== 'clean') continue;
+    const dir = state.config.timelinePath;
+    const requested = `${dir}/${pending.requestedTime}.clean.requested`;
+    const bytes = await storage.read(requested);
+    const plan = parseCleanerPlan(bytes, requested);
+    if (pending.state === 'REQUESTED') await storage.write(`${dir}/${pending.requestedTime}.clean.inflight`, bytes);
+    out.push(await executeClean(state, pending.requestedTime, plan, Date.now()));
+  }
+  return out;
+}
+
+/**
+ * Clean the table: finish interrupted cleans, then plan one with the given policy and, when it deletes
+ * anything, run it. Returns the new clean (or the last interrupted clean finished), or undefined when there
+ * was nothing to clean (then no instant is written). Writers should not run concurrently (hold the table's
+ * write lock): a clean never deletes a slice a query of a retained commit or the latest snapshot reads.
+ * Then it removes orphan files older than `heartbeatTimeoutMs` by `clock` (see `planOrphanFiles`), listed in
+ * the result's `orphanFilesDeleted` (when a clean instant was written or finished).
+ */
+export async function clean(storage: Storage, options: CleanOptions = {}): Promise<CleanResult | undefined> {
+  const result = await cleanFileVersions(storage, options);
+  const clock = options.clock ?? systemClock;
+  const orphans = await removeOrphanFiles(storage, { now: clock.now(), minAgeMs: options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS });
+  if (orphans.length > 0 && result) result.orphanFilesDeleted = orphans;
+  return result;
+}
+
+/** The clean proper: finish interrupted cleans, then plan and run one. */
+async function cleanFileVersions(storage: Storage, options: CleanOptions): Promise<CleanResult | undefined> {
+  const finished = await finishPendingCleans(storage);
+  const started = Date.now();
+  const state = await TableState.load(storage);
+  const now = options.now ?? new Date((options.clock ?? systemClock).now());
+  const planOptions: CleanPlanOptions = { policy: options.policy ?? 'KEEP_LATEST_COMMITS', now };
+  if (options.retainCommits !== undefined) planOptions.retainCommits = options.retainCommits;
+  if (options.retainFileVersions !== undefined) planOptions.retainFileVersions = options.retainFileVersions;
+  if (options.retainHours !== undefined) planOptions.retainHours = options.retainHours;
+  const plan = planClean(await state.fileSystemView(), state.timeline, planOptions, await savepointedFiles(state), await replaceRecords(state), await pendingCompactionSlices(state));
+  if (plan.fileCount === 0) return finished[finished.length - 1];
+
+  const bytes = serializeCleanerPlan({
+    earliestInstantToRetain: plan.earliestInstantToRetain,
+    lastCompletedCommitTimestamp: plan.lastCompletedCommitTimestamp,
+    policy: plan.policy,
+    filePathsToBeDeletedPerPartition: plan.filesToDelete,
+    partitionsToBeDeleted: plan.partitionsToDelete,
+  });
+  const dir = state.config.timelinePath;
+  const instant = await requestInstant(storage, state.config, (t) => `${t}.clean.requested`, bytes, {
+    now,
+    ...(options.clock && { clock: options.clock }),
+    ...(options.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: options.heartbeatTimeoutMs }),
+  });
+  await storage.write(`${dir}/${instant}.clean.inflight`, bytes);
+  return executeClean(state, instant, parseCleanerPlan(bytes, `${dir}/${instant}.clean.requested`), started);
+}

@@ -1,0 +1,292 @@
+// Compaction of merge-on-read tables: schedule a plan (`<c>.compaction.requested`), then merge each planned
+// slice's base file and logs into a new base file at the compaction instant (records keep their commit time
+// and seqno) and complete it as `<c>.commit` with `compacted: true`. Scheduling and completion run under the
+// commit lock; a plan is made only while no other write is pending (Hudi's rule), from committed logs only;
+// one runner at a time holds a plan (its heartbeat); interrupted compactions are re-run.
+import { LakeletError, isLakeletError } from '../../errors.js';
+import { baseFileName } from '../../file-group/file-names.js';
+import type { FileSlice } from '../../file-group/file-slice.js';
+import { avroSchemaJson } from '../../format/avro/schema.js';
+import { BaseFileWriter } from '../../format/parquet/write.js';
+import { comparableKind, fieldType, withoutMetaFields } from '../../schema/table-schema.js';
+import { planCompaction, type CompactionTrigger } from '../../plan/compaction-schedule.js';
+import type { Storage } from '../../storage/storage.js';
+import { serializeCommitMetadata, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
+import { WRITE_ACTIONS } from '../../timeline/instant.js';
+import { deleteMarkers, markedFiles, markerPath, newInstantTime } from '../commit/commit-protocol.js';
+import { withCommitLock } from '../commit/commit-lock.js';
+import { pendingCompactionGroups } from '../write/bucket-writer.js';
+import { readFileSlice } from '../read/file-slice-reader.js';
+import { HEARTBEAT_DIR, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
+import { loadTimeline, TableState } from '../table-state.js';
+import type { ResolvedWriteOptions } from '../write/write-options.js';
+import { systemClock, type Clock } from '../clock.js';
+
+/** What a compaction did. */
+export interface CompactionResult {
+  instant: string;
+  fileGroups: number;
+  recordsWritten: number;
+  logFilesCompacted: number;
+}
+
+/** The time source of table services: `now` pins the instant time (tests), else `clock` gives it. */
+export interface ServiceTiming {
+  clock?: Clock;
+  now?: Date;
+  /** Silence after which a pending write's (or a compaction run's) heartbeat counts as stopped (default 60 s; 0: at once). */
+  heartbeatTimeoutMs?: number;
+}
+
+/** Options of {@link scheduleCompaction}. */
+export interface ScheduleOptions extends ServiceTiming {
+  /**
+   * While another write is pending and its writer alive, no plan is made: `skip` returns undefined (inline
+   * compaction after a write), `conflict` throws `CONFLICT` naming the write (an explicit compact). Default `skip`.
+   */
+  whenWritesPending?: 'skip' | 'conflict';
+}
+
+/** What compaction runs need. */
+export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & ServiceTiming;
+
+/**
+ * Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. Runs under
+ * the commit lock, so no write completes while the plan is made: a write still pending then either saw no
+ * plan and is alive (no plan is made, see `whenWritesPending`) or is a failed write whose logs the plan
+ * leaves out (they are uncommitted; its rollback removes them). A writer that did not see the plan and
+ * touches one of its groups fails its commit with `CONFLICT`.
+ */
+export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, options: ScheduleOptions = {}): Promise<string | undefined> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const first = await TableState.load(storage);
+  if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
+  // The lock's owner is named by a current instant time (no heartbeat: its own time vouches for it).
+  const owner = newInstantTime(first, clock);
+  const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
+  return withCommitLock(storage, owner, async (held) => {
+    const state = await TableState.load(storage);
+    const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
+    const uncommitted = new Set<string>();
+    for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
+    const pending = new Set((await pendingCompactionGroups(state)).keys());
+    const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force, uncommitted);
+    if (!operations) return undefined;
+    for (const w of pendingWrites) {
+      if (await heartbeatExpired(storage, w.requestedTime, timeoutMs, clock)) continue;
+      if (options.whenWritesPending !== 'conflict') return undefined;
+      throw new LakeletError('CONFLICT', `compaction: write ${w.requestedTime} (${w.action}) is still in progress; a compaction is planned only when no other write is pending — retry when it has completed`, { instant: w.requestedTime });
+    }
+    const instant = newInstantTime(state, options.now ?? clock);
+    await held();
+    const created = await storage.writeIfAbsent(`${state.config.timelinePath}/${instant}.compaction.requested`, serializeCompactionPlan({ operations }));
+    if (!created) throw new LakeletError('CONFLICT', `compaction: instant ${instant} already exists`, { instant });
+    return instant;
+  }, { ownerGone, clock });
+}
+
+/**
+ * Run every pending compaction, oldest first (a crashed one starts over). A plan another runner is running
+ * (its heartbeat is live), completed or dropped meanwhile is skipped.
+ */
+export async function runPendingCompactions(storage: Storage, options: CompactionRunOptions): Promise<CompactionResult[]> {
+  const results: CompactionResult[] = [];
+  const state = await TableState.load(storage);
+  for (const instant of state.timeline.pending().filter((i) => i.action === 'compaction')) {
+    try {
+      results.push(await runCompaction(storage, instant.requestedTime, options));
+    } catch (err) {
+      // Another runner has it or finished it, or a rollback dropped it meanwhile: nothing to do here.
+      if (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED')) throw err;
+    }
+  }
+  return results;
+}
+
+/**
+ * Execute one pending compaction plan. The run holds the plan through the compaction's heartbeat (created
+ * with writeIfAbsent; a live one held by another runner → `CONFLICT`), and completes under the commit lock,
+ * only if the plan is still pending (`ABORTED` when a rollback dropped it meanwhile).
+ */
+export async function runCompaction(storage: Storage, instant: string, options: CompactionRunOptions): Promise<CompactionResult> {
+  const clock = options.clock ?? systemClock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const state = await TableState.load(storage);
+  const { config } = state;
+  const dir = config.timelinePath;
+  const planPath = `${dir}/${instant}.compaction.requested`;
+  const plan = parseCompactionPlan(await storage.read(planPath), planPath);
+  if (!(await storage.writeIfAbsent(`${HEARTBEAT_DIR}/${instant}`, new TextEncoder().encode(String(clock.now()))))) {
+    if (!(await heartbeatExpired(storage, instant, timeoutMs, clock))) {
+      throw new LakeletError('CONFLICT', `compaction: ${instant} is being run by another writer (its heartbeat is live)`, { instant });
+    }
+  }
+  const heartbeat = await startHeartbeat(storage, instant, HEARTBEAT_INTERVAL_MS, clock);
+  let result: CompactionResult;
+  try {
+    result = await execute(state, instant, plan, options, () => heartbeat.beat());
+  } catch (err) {
+    await heartbeat.stop();
+    throw err;
+  }
+  await heartbeat.stop();
+  await deleteMarkers(storage, instant).catch(() => undefined);
+  return result;
+}
+
+async function execute(state: TableState, instant: string, plan: CompactionPlan, options: CompactionRunOptions, beat: () => Promise<void>): Promise<CompactionResult> {
+  const { storage, config } = state;
+  const dir = config.timelinePath;
+  const clock = options.clock ?? systemClock;
+  // Start over: files an interrupted run left behind are removed first.
+  for (const f of await markedFiles(storage, instant)) await storage.delete(f);
+  await deleteMarkers(storage, instant);
+  await storage.write(`${dir}/${instant}.compaction.inflight`, new Uint8Array(0));
+  const operations = await liveInputs(state, instant, plan.operations);
+  const schema = await state.schemaAsOf(undefined);
+  const ordering = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
+  const ctx = {
+    storage, config, timeline: state.timeline, asOf: undefined,
+    merge: { mode: config.recordMergeMode, orderingFields: ordering, orderingKinds: ordering.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' })) },
+    onWarning: () => undefined,
+  };
+  const stats = new Map<string, WriteStatInput[]>();
+  let records = 0;
+  let logs = 0;
+  for (const [taskId, op] of operations.entries()) {
+    await beat();
+    const stat = await compactOperation(storage, ctx, op, instant, taskId, schema, options);
+    stats.set(op.partitionPath, [...(stats.get(op.partitionPath) ?? []), stat]);
+    records += stat.numWrites;
+    logs += op.deltaFilePaths.length;
+  }
+  const metadata = serializeCommitMetadata({
+    partitionToWriteStats: stats,
+    compacted: true,
+    extraMetadata: { schema: avroSchemaJson(withoutMetaFields(schema)) },
+    operationType: 'COMPACT',
+  });
+  await beat();
+  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
+  await withCommitLock(storage, instant, async (held) => {
+    const timeline = await loadTimeline(storage, config);
+    if (timeline.completedAt(instant)) throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
+    if (!timeline.files.some((f) => f.requestedTime === instant && f.action === 'compaction' && f.state === 'REQUESTED')) {
+      for (const f of await markedFiles(storage, instant)) await storage.delete(f);
+      throw new LakeletError('ABORTED', `compaction: plan ${instant} was dropped (rolled back) while it ran; nothing of it was committed`, { instant });
+    }
+    await held();
+    if (!(await createCommit(storage, `${dir}/${instant}.commit`, metadata))) {
+      throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
+    }
+  }, { ownerGone, clock });
+  return { instant, fileGroups: operations.length, recordsWritten: records, logFilesCompacted: logs };
+}
+
+/**
+ * Create the compaction's completed instant. A create whose acknowledgement was lost (it throws, yet the
+ * file is there) is ours: only the holder of the plan and the commit lock creates it.
+ */
+async function createCommit(storage: Storage, path: string, metadata: Uint8Array): Promise<boolean> {
+  try {
+    return await storage.writeIfAbsent(path, metadata);
+  } catch (err) {
+    const there = await storage.head(path).then(() => true, () => false);
+    if (there) return true;
+    throw err;
+  }
+}
+
+/**
+ * The plan's operations without the log files that are gone and that no completed commit wrote: logs of a
+ * write that aborted after an older lakelet planned them (their blocks were never committed). A planned file
+ * that a completed commit wrote and storage lacks is `NOT_FOUND` — lost data is never compacted away.
+ */
+async function liveInputs(state: TableState, instant: string, operations: readonly CompactionOperation[]): Promise<CompactionOperation[]> {
+  const { storage } = state;
+  const missing = new Set<string>();
+  for (const op of operations) {
+    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+    for (const name of op.deltaFilePaths) {
+      try {
+        await storage.head(prefix + name);
+      } catch (err) {
+        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+        missing.add(prefix + name);
+      }
+    }
+  }
+  if (missing.size === 0) return [...operations];
+  const committed = new Set<string>();
+  for (const w of state.timeline.completedWrites()) {
+    const md = await state.commitMetadata(w);
+    for (const stats of Object.values(md.partitionToWriteStats)) for (const s of stats) if (s.path) committed.add(s.path);
+  }
+  for (const path of missing) {
+    if (committed.has(path)) throw new LakeletError('NOT_FOUND', `compaction: plan ${instant} merges ${path}, which a completed commit wrote and storage lacks`, { instant, path });
+  }
+  return operations.map((op) => {
+    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+    return { ...op, deltaFilePaths: op.deltaFilePaths.filter((name) => !missing.has(prefix + name)) };
+  });
+}
+
+async function compactOperation(
+  storage: Storage,
+  ctx: Parameters<typeof readFileSlice>[0],
+  op: CompactionOperation,
+  instant: string,
+  taskId: number,
+  schema: Awaited<ReturnType<TableState['schemaAsOf']>>,
+  options: Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'>,
+): Promise<WriteStatInput> {
+  const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+  const slice: FileSlice = {
+    partitionPath: op.partitionPath,
+    fileId: op.fileId,
+    baseInstantTime: op.baseInstantTime,
+    baseFile: op.dataFilePath ? { path: prefix + op.dataFilePath, name: op.dataFilePath, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, size: 0 } : undefined,
+    logFiles: op.deltaFilePaths.map((name, i) => ({ path: prefix + name, name, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, version: i + 1, writeToken: undefined, size: 0, completionTime: undefined })),
+  };
+  const rows = await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false });
+  const name = baseFileName(op.fileId, `${taskId}-0-0`, instant);
+  const writer = new BaseFileWriter({ schema, codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter });
+  for (const row of rows) row._hoodie_file_name = name;
+  writer.write(rows);
+  const bytes = writer.finish();
+  const path = prefix + name;
+  await storage.write(markerPath(instant, path, 'CREATE'), new Uint8Array(0));
+  await storage.write(path, bytes);
+  const logSize = op.metrics.TOTAL_LOG_FILES_SIZE ?? 0;
+  return {
+    fileId: op.fileId,
+    path,
+    partitionPath: op.partitionPath,
+    prevCommit: op.baseInstantTime,
+    numWrites: rows.length,
+    numDeletes: 0,
+    numUpdateWrites: 0,
+    numInserts: 0,
+    totalWriteBytes: bytes.length,
+    fileSizeInBytes: bytes.length,
+    totalLogFilesCompacted: op.deltaFilePaths.length,
+    totalLogSizeCompacted: logSize,
+    totalUpdatedRecordsCompacted: rows.length,
+  };
+}
+
+/**
+ * Drop a pending compaction plan (and any files a crashed run of it left): used when the writes it was
+ * planned from are rolled back or restored away.
+ */
+export async function dropCompactionPlan(state: TableState, instant: string): Promise<void> {
+  const { storage } = state;
+  for (const f of await markedFiles(storage, instant)) await storage.delete(f);
+  await deleteMarkers(storage, instant);
+  const files = state.timeline.files.filter((f) => f.requestedTime === instant && f.action === 'compaction');
+  // Inflight first, the plan last: a crash in between leaves a plan that is simply re-run or dropped again.
+  for (const f of files.sort((a, b) => (a.state === 'REQUESTED' ? 1 : 0) - (b.state === 'REQUESTED' ? 1 : 0))) await storage.delete(state.instantPath(f));
+}

@@ -1,0 +1,58 @@
+// What happens after a write's completed instant exists: the write has succeeded, so a post-commit step
+// (inline compaction, clean, archival, record-index update) that fails becomes a warning on the result,
+// never a failure of the write (which a caller would retry, writing the rows twice).
+import { isLakeletError, type LakeletErrorCode } from '../../errors.js';
+import type { Storage } from '../../storage/storage.js';
+import { archive } from './archival.js';
+import { clean } from './clean.js';
+import { runPendingCompactions, scheduleCompaction } from './compaction.js';
+import type { ResolvedWriteOptions } from '../write/write-options.js';
+
+/** The post-commit steps of a write. */
+export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index';
+
+/**
+ * A post-commit step that failed after the write committed. The write's data is committed and visible; the
+ * step is retried by a later write or can be run by hand (`compact`, `clean`, `archive`).
+ */
+export interface WriteWarning {
+  /** Which step failed. */
+  service: PostCommitService;
+  /** The error's code; `UNEXPECTED` for an error that is not a `LakeletError` (a bug). */
+  code: LakeletErrorCode | 'UNEXPECTED';
+  /** The error's message (starts with the subsystem, names the path or value). */
+  message: string;
+}
+
+/** Run one post-commit step; its failure is returned as a warning instead of thrown. */
+export async function runPostCommit(service: PostCommitService, step: () => Promise<unknown>): Promise<WriteWarning | undefined> {
+  try {
+    await step();
+    return undefined;
+  } catch (err) {
+    if (isLakeletError(err)) return { service, code: err.code, message: err.message };
+    return { service, code: 'UNEXPECTED', message: `${service}: unexpected ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+  }
+}
+
+/**
+ * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
+ * Each runs even when an earlier one failed; failures come back as warnings, never thrown.
+ */
+export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
+  const steps: [PostCommitService, () => Promise<unknown>][] = [];
+  if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
+    steps.push(['compaction', async () => {
+      await scheduleCompaction(storage, options.compaction, false, options);
+      await runPendingCompactions(storage, options);
+    }]);
+  }
+  if (options.clean.automatic) steps.push(['clean', () => clean(storage, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  if (options.archive.automatic) steps.push(['archival', () => archive(storage, options.archive)]);
+  const warnings: WriteWarning[] = [];
+  for (const [service, step] of steps) {
+    const warning = await runPostCommit(service, step);
+    if (warning) warnings.push(warning);
+  }
+  return warnings;
+}

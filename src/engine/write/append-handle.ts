@@ -1,0 +1,120 @@
+// The merge-on-read append handle: writes one file group's updates of a deltacommit as a new log file
+// version of its slice — an AVRO_DATA block of full records and a DELETE block (hudi-format.md §7),
+// headers INSTANT_TIME and SCHEMA — and rollback COMMAND blocks for rolled-back deltacommits.
+import { logFileName } from '../../file-group/file-names.js';
+import type { LogFile } from '../../file-group/file-slice.js';
+import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
+import { encodeAvroDataBlockContent, encodeDeleteBlockContent } from '../../format/log/content.js';
+import { encodeLogBlock } from '../../format/log/block.js';
+import type { Storage } from '../../storage/storage.js';
+import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import type { HoodieRecord } from '../../merge/hoodie-record.js';
+
+/** The next log version for a (fileId, base instant): one above every version present (any write token). */
+export function nextLogVersion(logs: readonly Pick<LogFile, 'fileId' | 'instantTime' | 'version'>[], fileId: string, baseInstantTime: string): number {
+  let max = 0;
+  for (const l of logs) if (l.fileId === fileId && l.instantTime === baseInstantTime && l.version > max) max = l.version;
+  return max + 1;
+}
+
+/** Everything one log append needs. */
+export interface LogAppendInput {
+  storage: Storage;
+  instantTime: string;
+  taskId: number;
+  partitionPath: string;
+  fileId: string;
+  /** The slice the log belongs to (v6 log names carry it). */
+  baseInstantTime: string;
+  /** The slice's base file name ('' for a log-only slice). */
+  baseFileName: string;
+  /** Log version to write. */
+  version: number;
+  /** Names of the slice's log files before this one. */
+  previousLogFiles: readonly string[];
+  /** Upserts (full data) and deletes of keys living in this group. */
+  records: readonly HoodieRecord[];
+  /** Table schema with meta fields. */
+  schema: AvroRecordSchema;
+  beforeWrite: (path: string) => Promise<void>;
+}
+
+/** What a log append wrote. */
+export interface LogAppendResult {
+  stat: WriteStatInput;
+  inserted: 0;
+  updated: number;
+  deleted: number;
+  keys: string[];
+}
+
+/** Write the group's changes as a new log file. */
+export async function appendLog(input: LogAppendInput): Promise<LogAppendResult> {
+  // v6 log names carry the slice's base instant, not the writer's: the write token (task-stage-attempt)
+  // takes the writer's instant as its stage, so concurrent writers never pick the same file name.
+  const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
+  const path = input.partitionPath === '' ? name : `${input.partitionPath}/${name}`;
+  const schemaJson = avroSchemaJson(input.schema);
+  const upserts: Record<string, unknown>[] = [];
+  const deletes: { recordKey: string; partitionPath: string; orderingVal: unknown }[] = [];
+  let seq = 0;
+  for (const r of input.records) {
+    if (r.isDelete) {
+      deletes.push({ recordKey: r.recordKey, partitionPath: input.partitionPath, orderingVal: r.ordering.length > 0 ? r.ordering[0] : 0 });
+      continue;
+    }
+    upserts.push({
+      _hoodie_commit_time: input.instantTime,
+      _hoodie_commit_seqno: `${input.instantTime}_${input.taskId}_${seq++}`,
+      _hoodie_record_key: r.recordKey,
+      _hoodie_partition_path: input.partitionPath,
+      _hoodie_file_name: input.fileId,
+      ...r.data,
+    });
+  }
+  const blocks: Uint8Array[] = [];
+  if (upserts.length > 0) blocks.push(encodeLogBlock('AVRO_DATA', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeAvroDataBlockContent(input.schema, upserts)));
+  if (deletes.length > 0) blocks.push(encodeLogBlock('DELETE', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeDeleteBlockContent(deletes)));
+  const bytes = concat(blocks);
+  await input.beforeWrite(path);
+  await input.storage.write(path, bytes);
+  return {
+    stat: {
+      fileId: input.fileId,
+      path,
+      partitionPath: input.partitionPath,
+      prevCommit: input.baseInstantTime,
+      numWrites: upserts.length + deletes.length,
+      numDeletes: deletes.length,
+      numUpdateWrites: upserts.length,
+      numInserts: 0,
+      totalWriteBytes: bytes.length,
+      fileSizeInBytes: bytes.length,
+      totalLogRecords: upserts.length + deletes.length,
+      totalLogBlocks: blocks.length,
+      logVersion: input.version,
+      logOffset: 0,
+      baseFile: input.baseFileName,
+      logFiles: [...input.previousLogFiles, name],
+    },
+    inserted: 0,
+    updated: upserts.length,
+    deleted: deletes.length,
+    keys: [],
+  };
+}
+
+/** A rollback command block (type 0, COMMAND_BLOCK_TYPE "0") targeting `targetInstant`. */
+export function rollbackCommandBlock(rollbackInstant: string, targetInstant: string): Uint8Array {
+  return encodeLogBlock('COMMAND', { INSTANT_TIME: rollbackInstant, COMMAND_BLOCK_TYPE: '0', TARGET_INSTANT_TIME: targetInstant });
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

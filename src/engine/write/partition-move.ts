@@ -1,0 +1,86 @@
+// Partition moves under a global index, as Hudi decides them (HoodieIndexUtils.mergeForPartitionUpdatesIfNeeded):
+// an incoming record whose key lives in another partition is first merged with the stored record by the
+// ordering fields. Stored strictly greater → the record stays (nothing moves); otherwise → the move happens.
+import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
+import type { RecordLocation } from '../../index/index-type.js';
+import { compareValues, type ComparableKind } from '../../expr/filter.js';
+import { readFileSlice } from '../read/file-slice-reader.js';
+import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import type { TableState } from '../table-state.js';
+
+/**
+ * What a partition move does: `move` (delete at the old location, insert in the new partition), `stay` (the
+ * stored record wins the merge: the incoming one goes to the stored record's group as an update that loses, as
+ * Hudi tags the merged record to the old location, so the row is unchanged but the group is touched) or `insert`
+ * (the index named a location that no longer holds the key: a plain insert, as Hudi tags it).
+ */
+export type PartitionMoveDecision = 'move' | 'stay' | 'insert';
+
+/** One candidate move: the incoming record and where the index found its key. */
+export interface PartitionMoveCandidate {
+  record: HoodieRecord;
+  location: RecordLocation;
+}
+
+/** The merge settings that decide a move. */
+export interface PartitionMoveMerge {
+  orderingFields: readonly string[];
+  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
+}
+
+/**
+ * Decide each candidate move (keyed by the candidate's record). Under event-time ordering the stored
+ * record's ordering values are read from its (merged) file slice; commit-time ordering always moves.
+ * Hudi's tie rule (DefaultHoodieRecordPayload): an equal ordering value lets the incoming record win.
+ */
+export async function decidePartitionMoves(
+  state: TableState,
+  sliceOf: ReadonlyMap<string, FileSlice>,
+  candidates: readonly PartitionMoveCandidate[],
+  merge: PartitionMoveMerge,
+): Promise<Map<HoodieRecord, PartitionMoveDecision>> {
+  const out = new Map<HoodieRecord, PartitionMoveDecision>();
+  const eventTime = state.config.recordMergeMode === 'EVENT_TIME_ORDERING' && merge.orderingFields.length > 0;
+  const byGroup = new Map<string, PartitionMoveCandidate[]>();
+  for (const c of candidates) {
+    const group = fileGroupKey(c.location.partitionPath, c.location.fileId);
+    if (!eventTime || !sliceOf.has(group)) {
+      out.set(c.record, 'move');
+      continue;
+    }
+    const list = byGroup.get(group) ?? [];
+    list.push(c);
+    byGroup.set(group, list);
+  }
+  const { storage, config } = state;
+  for (const [group, list] of byGroup) {
+    const slice = sliceOf.get(group) as FileSlice;
+    const rows = await readFileSlice(
+      { storage, config, timeline: state.timeline, asOf: undefined, merge: { mode: config.recordMergeMode, orderingFields: merge.orderingFields, orderingKinds: merge.orderingKinds }, onWarning: () => undefined },
+      slice,
+      { columns: ['_hoodie_record_key', ...merge.orderingFields], filters: [], baseOnly: false },
+    );
+    const wanted = new Set(list.map((c) => c.record.recordKey));
+    const stored = new Map<string, Record<string, unknown>>();
+    for (const row of rows) {
+      const key = String(row._hoodie_record_key);
+      if (wanted.has(key)) stored.set(key, row);
+    }
+    for (const c of list) {
+      const row = stored.get(c.record.recordKey);
+      out.set(c.record, row === undefined ? 'insert' : storedWins(merge, row, c.record) ? 'stay' : 'move');
+    }
+  }
+  return out;
+}
+
+/** Is the stored record's ordering strictly greater than the incoming one's? (incomparable: no) */
+function storedWins(merge: PartitionMoveMerge, stored: Record<string, unknown>, incoming: HoodieRecord): boolean {
+  for (let i = 0; i < merge.orderingFields.length; i++) {
+    const k = merge.orderingKinds[i] ?? { kind: 'string' as const, scale: 0 };
+    const c = compareValues(k.kind, k.scale, incoming.ordering[i], stored[merge.orderingFields[i] as string]);
+    if (c === undefined) return false;
+    if (c !== 0) return c < 0;
+  }
+  return false;
+}

@@ -1,0 +1,433 @@
+// The write pipeline of copy-on-write tables (DESIGN.md §3): roll back failed writes, build and dedupe
+// records, tag them with the index, profile and bucket the workload, merge each bucket into a new base
+// file, and commit (replacecommit for overwrites). A failure after the commit started is rolled back.
+import { avroSchemaJson } from '../../format/avro/schema.js';
+import { LakeletError, isLakeletError } from '../../errors.js';
+import type { TableConfig } from '../../config/table-config.js';
+import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
+import { comparableKind, fieldType, withMetaFields } from '../../schema/table-schema.js';
+import { isGlobalIndex, lookupKey } from '../../index/index-type.js';
+import { assignBuckets, type PartitionWorkload, type SmallFileCandidate } from '../../plan/bucket-assignment.js';
+import type { Storage } from '../../storage/storage.js';
+import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import type { Action } from '../../timeline/instant.js';
+import { serializeRequestedReplaceMetadata } from '../../timeline/replace-metadata.js';
+import { completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from '../commit/commit-protocol.js';
+import { heartbeatExpired } from '../commit/heartbeat.js';
+import { discardAttempt, recordingStorage } from './written-files.js';
+import { decidePartitionMoves, type PartitionMoveDecision } from './partition-move.js';
+import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
+import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './tag.js';
+import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, update as updateRecordIndex } from './record-index.js';
+import type { IndexChanges } from '../../index/record-index-format.js';
+import type { Bucket } from '../../plan/bucket-assignment.js';
+import { rollbackFailedWrites } from '../services/rollback.js';
+import { recordIndexChanges, updateKeyMap } from './index-upkeep.js';
+import { dropInterruptedSavepoints } from '../services/savepoint.js';
+import { finishPendingRestores } from '../services/restore.js';
+import { TableState } from '../table-state.js';
+import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-options.js';
+import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './records.js';
+import { prepareSchema } from './write-schema.js';
+import { yielder } from '../yield.js';
+import { runPostCommit, runTableServices, type WriteWarning } from '../services/post-commit.js';
+
+/** Hudi's write operation types. */
+export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
+
+/** What a write did. The write is committed: every field describes a completed instant. */
+export interface WriteResult {
+  /** The commit's instant time. */
+  instant: string;
+  operation: WriteOperation;
+  stats: { inserted: number; updated: number; deleted: number; filesWritten: number; bytesWritten: number; partitions: string[]; replacedFileGroups: number };
+  /**
+   * Post-commit steps (inline compaction, clean, archival, record-index update) that failed after the commit:
+   * the write itself succeeded and must not be retried. Empty when every step succeeded.
+   */
+  warnings: WriteWarning[];
+}
+
+/** What one write call asks for. */
+export interface WriteRequest {
+  operation: WriteOperation;
+  input?: WriteInput;
+  /** DELETE: record keys (strings) instead of rows. */
+  keys?: readonly string[];
+  /** INSERT_OVERWRITE / DELETE_PARTITION: the partitions to replace. */
+  partitions?: readonly string[];
+  options?: WriteOptions;
+  /** Table-level defaults (from createTable). */
+  defaults?: WriteOptions;
+  /** In-memory index state kept by the table between writes. */
+  keyMap?: { instant: string | undefined; map: TagMap };
+  now?: Date;
+}
+
+const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRITE_TABLE', 'DELETE_PARTITION']);
+
+/**
+ * Run one write against the table in `storage`. It resolves once the completed instant exists, even when a
+ * post-commit service then fails (that failure is a warning on the result); it rejects only when the write
+ * did not commit, and then leaves nothing behind (or a pending instant the next writer rolls back).
+ */
+export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
+  const options = resolveWriteOptions(request.defaults, request.options);
+  const input = request.input === undefined ? [] : await collectRows(request.input);
+  const { result, tableType } = await commitWithRetries(storage, request, options, input);
+  // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
+  result.warnings.push(...(await runTableServices(storage, tableType, options)));
+  return result;
+}
+
+/** The write's attempts: one, plus one per lost conflict while `retryOnConflict` allows. */
+async function commitWithRetries(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await writeOnce(storage, request, options, input);
+    } catch (err) {
+      // Lost a conflict with a concurrent writer: this attempt left no trace; start over if allowed.
+      if (!isLakeletError(err, 'CONFLICT') || attempt >= options.retryOnConflict) throw err;
+    }
+  }
+}
+
+async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+  await finishPendingRestores(storage, request.now ? { now: request.now } : {});
+  await dropInterruptedSavepoints(storage);
+  await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs, options.clock);
+  // Every call of the attempt goes through a recorder: if it does not commit, it deletes what it wrote.
+  const recorder = recordingStorage(storage);
+  const state = await TableState.load(recorder.storage);
+  const { config } = state;
+  if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
+  const op = request.operation;
+  options.onProgress({ phase: 'prepare', done: 0, total: 0 });
+
+  // 1. Records (validated before anything is written: bad input leaves the table untouched).
+  let rows = input;
+  const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, op === 'DELETE' ? [] : rows, options);
+  const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
+  const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
+  let records: HoodieRecord[];
+  if (op === 'DELETE') {
+    records = request.keys
+      ? request.keys.map((k, index) => deleteByKey(k, index))
+      : rows.map((raw, index) => deleteByRow(raw, index, keyGenerator));
+  } else {
+    records = await buildRecords(rows, { schema, keyGenerator, orderingFields });
+  }
+  rows = []; // the validated records are all that is needed from here on
+  const global = isGlobalIndex(options.index);
+  const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
+  if (dedupe) records = dedupeRecords(records, global, orderingKinds);
+  options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
+
+  for (const p of request.partitions ?? []) checkPartitionPath(config, p);
+
+  // 2. Start the commit.
+  const isReplace = REPLACE_OPS.has(op);
+  const action: Action = isReplace ? 'replacecommit' : config.tableType === 'MERGE_ON_READ' ? 'deltacommit' : 'commit';
+  const inflight = await startWrite(state, action, isReplace ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0), request.now, options.clock, options.heartbeatTimeoutMs);
+  let result: WriteResult;
+  try {
+    result = await execute(state, inflight, op, records, request, options, { schema, orderingFields, orderingKinds, global });
+  } catch (err) {
+    // Undo what this write left behind (it never completed); if that fails too, the next writer rolls it back.
+    await discardAttempt(storage, inflight, recorder.written).catch(() => undefined);
+    throw err;
+  }
+  if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
+  return { result, tableType: config.tableType };
+}
+
+function deleteByKey(key: string, index: number): HoodieRecord {
+  if (typeof key !== 'string' || key === '') throw new LakeletError('INVALID_ARGUMENT', `delete: key ${index} is empty or not a string`, { row: index, value: key });
+  return { recordKey: key, partitionPath: '', data: {}, ordering: [], isDelete: true, index };
+}
+
+function deleteByRow(raw: Record<string, unknown>, index: number, keyGenerator: { recordKey(r: Record<string, unknown>): string; partitionPath(r: Record<string, unknown>): string }): HoodieRecord {
+  try {
+    return { recordKey: keyGenerator.recordKey(raw), partitionPath: keyGenerator.partitionPath(raw), data: {}, ordering: [], isDelete: true, index };
+  } catch (err) {
+    if (err instanceof LakeletError) throw new LakeletError(err.code, `row ${index}: ${err.message}`, { ...err.context, row: index }, { cause: err });
+    throw err;
+  }
+}
+
+interface SchemaInfo {
+  schema: import('../../format/avro/schema.js').AvroRecordSchema;
+  orderingFields: string[];
+  orderingKinds: { kind: import('../../expr/filter.js').ComparableKind; scale: number }[];
+  global: boolean;
+}
+
+async function execute(state: TableState, inflight: InflightWrite, op: WriteOperation, records: HoodieRecord[], request: WriteRequest, options: ResolvedWriteOptions, info: SchemaInfo): Promise<WriteResult> {
+  const { storage, config } = state;
+  const view = await state.fileSystemView();
+  const slices = view.latestSlices();
+  const sliceOf = new Map<string, FileSlice>(slices.map((s) => [fileGroupKey(s.partitionPath, s.fileId), s]));
+
+  // Live keys of a slice: its base file's, or for merge-on-read slices with logs the merged ones
+  // (deletes and partition moves in logs must not leave stale locations behind).
+  const readKeys = sliceKeyReaderFor(state, info.orderingFields, info.orderingKinds);
+
+  // 3. Tag: where do the incoming keys live now?
+  const updates = new Map<string, Map<string, HoodieRecord>>(); // group → key → record
+  const inserts: HoodieRecord[] = [];
+  let replaced = new Map<string, string[]>();
+  if (op === 'UPSERT' || op === 'DELETE') {
+    const toTag = records.length;
+    options.onProgress({ phase: 'index', done: 0, total: toTag });
+    let tags: TagMap;
+    if (op === 'DELETE' && request.keys && options.index === 'RECORD_INDEX') {
+      // The record index knows every group holding each key: only those are touched.
+      for (const [key, locs] of await recordIndexLocations(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })) {
+        for (const loc of locs) addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { recordKey: key, partitionPath: loc.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
+      }
+      tags = new Map();
+      records = [];
+    } else if (op === 'DELETE' && request.keys) {
+      // Keys without partitions: delete the key wherever it lives (every partition holding it).
+      const wanted = new Set(records.map((r) => r.recordKey));
+      for (const slice of slices) {
+        for (const key of await readKeys(slice)) {
+          if (wanted.has(key)) addUpdate(updates, fileGroupKey(slice.partitionPath, slice.fileId), { recordKey: key, partitionPath: slice.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
+        }
+      }
+      tags = new Map();
+      records = [];
+    } else if (options.index === 'IN_MEMORY') {
+      const latest = state.timeline.latestWrite()?.requestedTime;
+      if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(slices, readKeys) };
+      tags = request.keyMap.map;
+    } else if (options.index === 'RECORD_INDEX') {
+      tags = await recordIndexLookup(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs });
+    } else {
+      tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
+    }
+    options.onProgress({ phase: 'index', done: toTag, total: toTag });
+    // Global index, key found in another partition: merged with the stored record first (Hudi's rule).
+    const moves = info.global
+      ? await decidePartitionMoves(state, sliceOf, records.flatMap((r) => {
+        const loc = tags.get(lookupKey(true, r.partitionPath, r.recordKey));
+        return loc && loc.partitionPath !== r.partitionPath && !r.isDelete ? [{ record: r, location: loc }] : [];
+      }), info)
+      : new Map<HoodieRecord, PartitionMoveDecision>();
+    const pause = yielder(5000);
+    for (const r of records) {
+      await pause();
+      const loc = tags.get(lookupKey(info.global, r.partitionPath, r.recordKey));
+      if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
+        addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
+      } else if (loc) {
+        // 'move': delete it from its old group, insert it in the new partition; 'stay': the stored record has
+        // the greater ordering value and keeps its place — routed to its group as an update that loses the merge,
+        // as Hudi does, so the group is touched and a concurrent change of it is a conflict; 'insert': the old
+        // group no longer holds the key.
+        const decision = moves.get(r) ?? 'move';
+        if (decision === 'move') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
+        if (decision === 'stay') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
+        else inserts.push(r);
+      } else if (!r.isDelete) {
+        inserts.push(r);
+      }
+    }
+  } else {
+    for (const r of records) if (!r.isDelete) inserts.push(r);
+    if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts);
+    if (REPLACE_OPS.has(op)) replaced = replacedGroups(op, slices, records, request.partitions);
+  }
+
+  // 4. Profile and bucket.
+  const workload = new Map<string, PartitionWorkload>();
+  const wl = (p: string) => workload.get(p) ?? (workload.set(p, { inserts: 0, updates: new Map() }).get(p) as PartitionWorkload);
+  for (const [group, byKey] of updates) {
+    const s = sliceOf.get(group) as FileSlice;
+    wl(s.partitionPath).updates.set(s.fileId, byKey.size);
+  }
+  for (const r of inserts) wl(r.partitionPath).inserts++;
+  const smallFiles = new Map<string, SmallFileCandidate[]>();
+  const useSmallFiles = op === 'UPSERT' || op === 'INSERT';
+  const isMor = config.tableType === 'MERGE_ON_READ';
+  const pendingCompactions = isMor ? await pendingCompactionGroups(state) : new Map<string, string>();
+  if (useSmallFiles) {
+    for (const s of slices) {
+      if (!s.baseFile) continue;
+      // Merge-on-read: only groups without logs, updates or a pending compaction take inserts into their base file.
+      const key = fileGroupKey(s.partitionPath, s.fileId);
+      if (isMor && (s.logFiles.length > 0 || updates.has(key) || pendingCompactions.has(key))) continue;
+      const list = smallFiles.get(s.partitionPath) ?? [];
+      list.push({ partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, sizeBytes: s.baseFile.size });
+      smallFiles.set(s.partitionPath, list);
+    }
+  }
+  const sizing = { ...options, recordSizeEstimate: await averageRecordSize(state, options.smallFileLimit, options.recordSizeEstimate) };
+  const plan = assignBuckets(workload, smallFiles, sizing, () => `${crypto.randomUUID()}-0`, useSmallFiles);
+  const routedInserts: HoodieRecord[][] = plan.buckets.map(() => []);
+  const cursor = new Map<string, number>();
+  for (const r of inserts) {
+    const routes = plan.insertRoutes.get(r.partitionPath) ?? [];
+    let at = cursor.get(r.partitionPath) ?? 0;
+    let placed = false;
+    for (const [bucket, count] of routes) {
+      if (at < count) {
+        (routedInserts[bucket] as HoodieRecord[]).push(r);
+        placed = true;
+        break;
+      }
+      at -= count;
+    }
+    if (!placed) throw new LakeletError('ABORTED', `write: no bucket for an insert into ${r.partitionPath}`, { instant: inflight.instantTime });
+    cursor.set(r.partitionPath, (cursor.get(r.partitionPath) ?? 0) + 1);
+  }
+  await markInflight(state, inflight, serializeWorkloadProfile({
+    operationType: op,
+    partitions: new Map([...workload].map(([p, w]) => [p, {
+      numInserts: w.inserts,
+      fileGroups: plan.buckets.filter((b) => b.partitionPath === p).map((b) => ({ fileId: b.fileId, prevCommit: sliceOf.get(fileGroupKey(p, b.fileId))?.baseInstantTime, numUpdateWrites: b.updates, numInserts: b.inserts })),
+    }])),
+  }));
+
+  // 5. Write: a new base file per bucket (merge-on-read: updates of existing groups go to log files).
+  const results = await writeBuckets({
+    state,
+    view,
+    instantTime: inflight.instantTime,
+    buckets: plan.buckets,
+    sliceOf,
+    updates,
+    inserts: routedInserts,
+    schema: withMetaFields(info.schema),
+    orderingFields: info.orderingFields,
+    orderingKinds: info.orderingKinds,
+    options,
+    pendingCompactions,
+  });
+
+  // 6. Commit.
+  options.onProgress({ phase: 'commit', done: 0, total: 1 });
+  const partitionToWriteStats = new Map<string, WriteStatInput[]>();
+  for (const r of results) partitionToWriteStats.set(r.stat.partitionPath, [...(partitionToWriteStats.get(r.stat.partitionPath) ?? []), r.stat]);
+  if (op === 'DELETE_PARTITION') for (const p of replaced.keys()) if (!partitionToWriteStats.has(p)) partitionToWriteStats.set(p, []);
+  const metadata = serializeCommitMetadata({
+    partitionToWriteStats,
+    partitionToReplaceFileIds: REPLACE_OPS.has(op) ? replaced : undefined,
+    compacted: false,
+    extraMetadata: { schema: avroSchemaJson(info.schema) },
+    operationType: op,
+  });
+  const touched = new Set<string>([...plan.buckets.map((b) => fileGroupKey(b.partitionPath, b.fileId))]);
+  for (const [p, ids] of replaced) for (const id of ids) touched.add(fileGroupKey(p, id));
+  // A writer whose heartbeat went silent past the timeout (a stalled process, a frozen tab) may have been
+  // taken for failed and rolled back: as Hudi, it does not commit then.
+  if (options.heartbeatTimeoutMs > 0 && (await heartbeatExpired(storage, inflight.instantTime, options.heartbeatTimeoutMs, options.clock))) {
+    throw new LakeletError('ABORTED', `commit: the heartbeat of instant ${inflight.instantTime} was silent for more than ${options.heartbeatTimeoutMs} ms (the writer stalled), so other writers may have rolled it back; nothing of it was committed`, { instant: inflight.instantTime });
+  }
+  try {
+    await completeWrite(storage, state, inflight, metadata, touched, options.heartbeatTimeoutMs);
+  } catch (err) {
+    // The completed file may have landed with its acknowledgement lost: then the write has succeeded.
+    if (!(await completedFileExists(state, inflight))) throw err;
+    await inflight.heartbeat.stop().catch(() => undefined);
+  }
+  const warnings: WriteWarning[] = [];
+  if (options.index === 'RECORD_INDEX') {
+    // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
+    const warning = await runPostCommit('record-index', async () => updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs }));
+    if (warning) warnings.push(warning);
+  }
+  options.onProgress({ phase: 'commit', done: 1, total: 1 });
+
+  // Overwrites and log writes change key locations in ways a rebuild gets right more simply.
+  if (request.keyMap) updateKeyMap(request.keyMap, REPLACE_OPS.has(op) || config.tableType === 'MERGE_ON_READ', results, inflight.instantTime);
+  const sum = (f: (r: BucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
+  return {
+    instant: inflight.instantTime,
+    operation: op,
+    stats: {
+      inserted: sum((r) => r.inserted),
+      updated: sum((r) => r.updated),
+      deleted: sum((r) => r.deleted),
+      filesWritten: results.length,
+      bytesWritten: sum((r) => r.stat.totalWriteBytes),
+      partitions: [...new Set(results.map((r) => r.stat.partitionPath))].sort(),
+      replacedFileGroups: [...replaced.values()].reduce((a, ids) => a + ids.length, 0),
+    },
+    warnings,
+  };
+}
+
+/** Does this write's completed instant file exist? (Only this writer creates it: its instant is its own.) */
+async function completedFileExists(state: TableState, inflight: InflightWrite): Promise<boolean> {
+  try {
+    await state.storage.head(`${state.config.timelinePath}/${instantFileNames(inflight.instantTime, inflight.action).completed}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sort records by partition, then key (bulk insert): grouped by partition first, each group sorted by key. */
+function sortByPartitionAndKey(records: HoodieRecord[]): void {
+  const groups = new Map<string, HoodieRecord[]>();
+  for (const r of records) {
+    let g = groups.get(r.partitionPath);
+    if (!g) groups.set(r.partitionPath, (g = []));
+    g.push(r);
+  }
+  let i = 0;
+  for (const p of [...groups.keys()].sort()) {
+    const g = groups.get(p) as HoodieRecord[];
+    g.sort((a, b) => (a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
+    for (const r of g) records[i++] = r;
+  }
+}
+
+/** A partition path given by the caller must fit the table's partitioning (`INVALID_ARGUMENT` otherwise). */
+function checkPartitionPath(config: TableConfig, path: string): void {
+  const fields = config.partitionFields;
+  const segments = path === '' ? [] : path.split('/');
+  const ok = segments.length === fields.length && segments.every((seg, i) => seg !== '' && seg !== '.' && seg !== '..' && (!config.hiveStylePartitioning || seg.startsWith(`${fields[i]}=`)));
+  if (!ok) {
+    const shape = fields.length === 0 ? "'' (the table is not partitioned)" : fields.map((f) => (config.hiveStylePartitioning ? `${f}=<value>` : `<${f}>`)).join('/');
+    throw new LakeletError('INVALID_ARGUMENT', `write: partition path ${JSON.stringify(path)} does not fit the table's partitioning ${shape}`, { value: path });
+  }
+}
+
+function addUpdate(updates: Map<string, Map<string, HoodieRecord>>, group: string, r: HoodieRecord): void {
+  let byKey = updates.get(group);
+  if (!byKey) updates.set(group, (byKey = new Map()));
+  byKey.set(r.recordKey, r);
+}
+
+/** Live file groups an overwrite replaces, per partition. */
+function replacedGroups(op: WriteOperation, slices: readonly FileSlice[], records: readonly HoodieRecord[], partitions: readonly string[] | undefined): Map<string, string[]> {
+  const targets = op === 'INSERT_OVERWRITE_TABLE'
+    ? undefined
+    : new Set(partitions ?? records.map((r) => r.partitionPath));
+  const out = new Map<string, string[]>();
+  for (const p of targets ?? []) out.set(p, []);
+  for (const s of slices) {
+    if (targets && !targets.has(s.partitionPath)) continue;
+    out.set(s.partitionPath, [...(out.get(s.partitionPath) ?? []), s.fileId]);
+  }
+  return out;
+}
+
+/**
+ * Bytes per record from the latest commit that wrote more than the small-file limit (as Hudi estimates
+ * it; smaller commits are dominated by footers and bloom filters), else the configured estimate.
+ */
+async function averageRecordSize(state: TableState, smallFileLimit: number, fallback: number): Promise<number> {
+  const writes = state.timeline.completedWrites();
+  for (let i = writes.length - 1; i >= 0 && i >= writes.length - 10; i--) {
+    const md = await state.commitMetadata(writes[i]!);
+    let bytes = 0;
+    let records = 0;
+    for (const stats of Object.values(md.partitionToWriteStats)) for (const s of stats) { bytes += s.totalWriteBytes; records += s.numWrites; }
+    if (records > 0 && bytes > smallFileLimit) return Math.max(1, Math.ceil(bytes / records));
+  }
+  return fallback;
+}

@@ -1,0 +1,134 @@
+// Write options: what each write can set (index, file sizing, dedupe, parquet settings, progress) and
+// Hudi's defaults for them.
+import { LakeletError } from '../../errors.js';
+import type { BaseFileCodec } from '../../format/parquet/write.js';
+import { INDEX_TYPES, type IndexType } from '../../index/index-type.js';
+import { DEFAULT_FILE_SIZING, type FileSizing } from '../../plan/bucket-assignment.js';
+import type { ArchivalOptions } from '../../plan/archival-plan.js';
+import type { CleanOptions } from '../services/clean.js';
+import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
+import { workerPoolFor } from '../../worker/pool-registry.js';
+import { systemClock, type Clock } from '../clock.js';
+
+/** Progress of a long write. */
+export interface WriteProgress {
+  phase: 'prepare' | 'index' | 'write' | 'commit';
+  /** Units done in this phase (records for prepare/index, files for write). */
+  done: number;
+  total: number;
+}
+
+/** Options every write accepts (defaults in parentheses; table-level defaults come from `createTable`). */
+export interface WriteOptions extends Partial<FileSizing> {
+  /** Index used to find existing records (`BLOOM`). */
+  index?: IndexType;
+  /** Deduplicate the input by key before an upsert, keeping the greatest ordering value (true). */
+  combineBeforeUpsert?: boolean;
+  /** Deduplicate the input of `insert` (false: Hudi's non-deduplicating insert). */
+  combineBeforeInsert?: boolean;
+  /** Parquet compression of base files (`GZIP`). */
+  codec?: BaseFileCodec;
+  /** Rows per parquet row group (100 000). */
+  rowGroupRows?: number;
+  /** Bloom filter sizing (Hudi's 60000 entries / 1e-9 / 100000 bound, DYNAMIC_V0). */
+  bloomFilter?: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' };
+  /** A new table schema for this write (Arrow schema, Avro object or JSON); must be a compatible evolution. */
+  schema?: unknown;
+  /** Called as the write advances. */
+  onProgress?: (progress: WriteProgress) => void;
+  /**
+   * Merge-on-read compaction after writes: `inline` (default true) schedules and runs one when `deltaCommits`
+   * (default 5) deltacommits accumulated since the last one, or the logs reach `logBytes`.
+   */
+  compaction?: { inline?: boolean; deltaCommits?: number; logBytes?: number };
+  /** Cleaning after each commit (`automatic`, default true) and its policy (KEEP_LATEST_COMMITS, 10 commits). */
+  clean?: { automatic?: boolean } & Omit<CleanOptions, 'now'>;
+  /** Archival after each commit (`automatic`, default true), keeping 20–30 commits on the active timeline. */
+  archive?: { automatic?: boolean } & ArchivalOptions;
+  /**
+   * A pending write whose heartbeat has been silent this long (ms) counts as failed and is rolled back by
+   * the next writer (default 60 000; 0 rolls back every pending write — single-writer use).
+   */
+  heartbeatTimeoutMs?: number;
+  /** Retry a write that lost a conflict with a concurrent writer this many times (default 0). */
+  retryOnConflict?: number;
+  /**
+   * Worker pool size for tagging, merging and encoding (0 = everything on the calling thread). Default: in
+   * browsers `min(hardwareConcurrency - 1, 4)`; in Node and runtimes without `Worker`, 0. In Node, a
+   * positive value starts worker_threads (import `lakelet/node`, or it is loaded on demand).
+   */
+  workers?: number;
+  /**
+   * The time source of instant times, heartbeats, heartbeat timeouts and the commit lock (default the system
+   * clock). Tests inject a manual clock to drive timeouts deterministically.
+   */
+  clock?: Clock;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedWriteOptions extends FileSizing {
+  index: IndexType;
+  combineBeforeUpsert: boolean;
+  combineBeforeInsert: boolean;
+  codec: BaseFileCodec;
+  rowGroupRows: number;
+  bloomFilter: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' };
+  schema: unknown;
+  onProgress: (progress: WriteProgress) => void;
+  compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
+  clean: { automatic: boolean } & Omit<CleanOptions, 'now'>;
+  archive: { automatic: boolean } & ArchivalOptions;
+  heartbeatTimeoutMs: number;
+  retryOnConflict: number;
+  /** Resolved worker count (0 = inline). */
+  workers: number;
+  /**
+   * The pool the write's engine steps use, owned by the first options layer (a Table's write defaults, closed
+   * by `Table.close()`); undefined when `workers` is 0.
+   */
+  pool: WorkerPool | undefined;
+  clock: Clock;
+}
+
+const positive = (name: string, v: number | undefined, fallback: number): number => {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new LakeletError('INVALID_ARGUMENT', `write: ${name} must be a positive number, got ${String(v)}`, { field: name, value: v });
+  return v;
+};
+
+/** Merge per-write options over table defaults and Hudi's, validating them. */
+export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): ResolvedWriteOptions {
+  const o: WriteOptions = Object.assign({}, ...layers.filter(Boolean));
+  const index = o.index ?? 'BLOOM';
+  if (!INDEX_TYPES.includes(index)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown index ${JSON.stringify(index)} (one of ${INDEX_TYPES.join(', ')})`, { field: 'index', value: index });
+  const workers = o.workers ?? defaultWorkerCount();
+  if (!Number.isInteger(workers) || workers < 0 || workers > MAX_WORKERS) throw new LakeletError('INVALID_ARGUMENT', `write: workers must be an integer in 0..${MAX_WORKERS}, got ${String(workers)}`, { field: 'workers', value: workers });
+  const owner = layers[0];
+  const codec = o.codec ?? 'GZIP';
+  if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(codec)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown codec ${JSON.stringify(codec)}`, { field: 'codec', value: codec });
+  return {
+    index,
+    smallFileLimit: o.smallFileLimit === 0 ? 0 : positive('smallFileLimit', o.smallFileLimit, DEFAULT_FILE_SIZING.smallFileLimit),
+    maxFileSize: positive('maxFileSize', o.maxFileSize, DEFAULT_FILE_SIZING.maxFileSize),
+    recordSizeEstimate: positive('recordSizeEstimate', o.recordSizeEstimate, DEFAULT_FILE_SIZING.recordSizeEstimate),
+    combineBeforeUpsert: o.combineBeforeUpsert ?? true,
+    combineBeforeInsert: o.combineBeforeInsert ?? false,
+    codec,
+    rowGroupRows: Math.floor(positive('rowGroupRows', o.rowGroupRows, 100_000)),
+    bloomFilter: o.bloomFilter ?? {},
+    schema: o.schema,
+    onProgress: o.onProgress ?? (() => undefined),
+    compaction: {
+      inline: o.compaction?.inline ?? true,
+      deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
+      logBytes: o.compaction?.logBytes === undefined ? undefined : positive('compaction.logBytes', o.compaction.logBytes, 1),
+    },
+    heartbeatTimeoutMs: o.heartbeatTimeoutMs === 0 ? 0 : positive('heartbeatTimeoutMs', o.heartbeatTimeoutMs, 60_000),
+    retryOnConflict: o.retryOnConflict === undefined || o.retryOnConflict === 0 ? 0 : Math.floor(positive('retryOnConflict', o.retryOnConflict, 0)),
+    clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
+    archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
+    workers,
+    pool: workerPoolFor(typeof owner === 'object' && owner !== null ? owner : undefined, workers),
+    clock: o.clock ?? systemClock,
+  };
+}

@@ -1,0 +1,351 @@
+// The CLI's table services: `lakelet compact|clean|archive|savepoint|restore|rollback <dir>` run one
+// service of the Table API on a table directory and print one summary line (or one JSON document).
+import { TableState } from '../../engine/table-state.js';
+import type { CleanOptions } from '../../engine/services/clean.js';
+import type { Table } from '../../table/table.js';
+import type { CleaningPolicy } from '../../timeline/clean-metadata.js';
+import { HELP, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
+import { OutputSink, type CliOutput } from './output.js';
+import { openForWrite } from './write.js';
+
+/** The table-service commands, by their CLI name. */
+export const SERVICE_COMMANDS = ['compact', 'clean', 'archive', 'savepoint', 'restore', 'rollback'] as const;
+/** One of {@link SERVICE_COMMANDS}. */
+export type ServiceCommand = (typeof SERVICE_COMMANDS)[number];
+
+/** Whether `name` is one of {@link SERVICE_COMMANDS}. */
+export function isServiceCommand(name: string | undefined): name is ServiceCommand {
+  return (SERVICE_COMMANDS as readonly string[]).includes(name ?? '');
+}
+
+/** Where the service commands print (the CLI's `CliIo`). */
+export interface ServiceIo {
+  stdout: CliOutput;
+  stderr: CliOutput;
+}
+
+/** The lines of the top-level usage that list the service commands (synopsis, then descriptions). */
+export const SERVICES_SYNOPSIS = `  lakelet compact|clean|archive|rollback <dir> [options]
+  lakelet savepoint <dir> [--instant <t>] | --delete <t>
+  lakelet restore <dir> --instant <savepoint>`;
+
+/** Descriptions of the service commands for the top-level usage's command list. */
+export const SERVICES_SUMMARY = `  compact   merge a merge-on-read table's log files into new base files
+  clean     delete file versions no retained commit needs
+  archive   move old instants from the active to the archived timeline
+  savepoint keep a commit readable (and restorable); --delete removes one
+  restore   roll the table back to a savepoint
+  rollback  undo a crashed (pending) write, else the latest commit`;
+
+const COMMON = `  --json                 print the result as one JSON document
+  -h, --help             this help`;
+
+const USAGES: Record<ServiceCommand, string> = {
+  compact: `Usage: lakelet compact <dir> [--force | --no-force] [--json]
+
+Compacts a merge-on-read table: schedules a compaction of every file slice
+with log files (unless one is pending) and runs all pending compactions. Each
+compaction merges base file and logs into a new base file and completes as a
+commit; queries return the same rows, read-optimized queries now see them.
+
+Options:
+  --force                compact every slice with log files (default)
+  --no-force             schedule only when the compaction trigger fires (5
+                         deltacommits since the last compaction); still runs
+                         pending compactions
+${COMMON}
+`,
+  clean: `Usage: lakelet clean <dir> [--policy <policy>] [--retain-* <n>] [--json]
+
+Deletes file versions (base and log files) that no retained commit reads.
+Time travel to an instant before the oldest readable one fails afterwards;
+savepointed commits stay readable.
+
+Options:
+  --policy <policy>           KEEP_LATEST_COMMITS (default), KEEP_LATEST_FILE_VERSIONS
+                              or KEEP_LATEST_BY_HOURS (default: the policy of the
+                              --retain-* option given)
+  --retain-commits <n>        KEEP_LATEST_COMMITS: the latest n commits stay
+                              readable (default 10)
+  --retain-file-versions <n>  KEEP_LATEST_FILE_VERSIONS: file versions kept per
+                              file group (default 3)
+  --retain-hours <n>          KEEP_LATEST_BY_HOURS: commits of the last n hours stay
+                              readable (default 24)
+${COMMON}
+`,
+  archive: `Usage: lakelet archive <dir> [--keep-min <n>] [--keep-max <n>] [--json]
+
+Once the active timeline holds more than keep-max completed commits, moves the
+oldest to the archived timeline (.hoodie/archived/) until keep-min remain. It
+never archives past a pending write, the first savepoint or the latest clean's
+earliest commit to retain. Queries read the same rows afterwards.
+
+Options:
+  --keep-min <n>         commits kept active (default 20)
+  --keep-max <n>         commits active before archiving starts (default 30;
+                         must exceed --keep-min)
+${COMMON}
+`,
+  savepoint: `Usage: lakelet savepoint <dir> [--instant <t>] [--user <u>] [--comments <c>] [--json]
+       lakelet savepoint <dir> --delete <t> [--json]
+
+Savepoints a completed commit (default the latest): the cleaner keeps the files
+of its snapshot, time travel to it keeps working and lakelet restore can roll
+the table back to it. With --delete, removes the savepoint at <t> (its files
+become cleanable; the commit itself stays).
+
+Options:
+  --instant <t>          the commit to savepoint (yyyyMMddHHmmss[SSS])
+  --user <u>             savepointedBy (default lakelet)
+  --comments <c>         a comment stored with the savepoint
+  --delete <t>           delete the savepoint at <t> instead
+${COMMON}
+`,
+  restore: `Usage: lakelet restore <dir> --instant <savepoint> [--json]
+
+Rolls the table back to a savepoint: every write after it is undone (newest
+first) under one restore instant, and the latest snapshot becomes the
+savepoint's. lakelet inspect lists the savepoints.
+
+Options:
+  --instant <t>          the savepoint to restore (required)
+${COMMON}
+`,
+  rollback: `Usage: lakelet rollback <dir> [--instant <t>] [--force] [--json]
+
+Undoes a write: by default the newest pending write (one that crashed or is
+still running) if there is one, else the latest completed commit; or the
+given instant when it is pending or the latest completed write. Older commits
+cannot be rolled back alone (restore a savepoint instead).
+
+A pending write whose heartbeat is younger than the heartbeat timeout (60 s)
+may still be running on another process or machine: rolling it back is
+refused (exit 2, nothing changes) until the timeout has passed, unless
+--force. A forced rollback of a writer that is in fact alive makes that writer
+fail (ABORTED) instead of committing.
+
+Options:
+  --instant <t>          the write to roll back (default: the newest pending
+                         write, else the latest commit)
+  --force                roll back a pending write even if its heartbeat is
+                         alive (you know its writer is gone)
+${COMMON}
+`,
+};
+
+/** The help text of one service command. */
+export function serviceUsage(command: ServiceCommand): string {
+  return USAGES[command];
+}
+
+const JSON_FLAG: OptionSpec = { name: 'json', kind: 'flag' };
+const INSTANT: OptionSpec = { name: 'instant', kind: 'value' };
+const SPECS: Record<ServiceCommand, OptionSpec[]> = {
+  compact: [HELP, JSON_FLAG, { name: 'force', kind: 'flag' }, { name: 'no-force', kind: 'flag' }],
+  clean: [HELP, JSON_FLAG, { name: 'policy', kind: 'value' }, { name: 'retain-commits', kind: 'value' }, { name: 'retain-file-versions', kind: 'value' }, { name: 'retain-hours', kind: 'value' }],
+  archive: [HELP, JSON_FLAG, { name: 'keep-min', kind: 'value' }, { name: 'keep-max', kind: 'value' }],
+  savepoint: [HELP, JSON_FLAG, INSTANT, { name: 'user', kind: 'value' }, { name: 'comments', kind: 'value' }, { name: 'delete', kind: 'value' }],
+  restore: [HELP, JSON_FLAG, INSTANT],
+  rollback: [HELP, JSON_FLAG, INSTANT, { name: 'force', kind: 'flag' }],
+};
+
+type Runner = (table: Table, args: ParsedArgs) => Promise<{ line: string; json: unknown }>;
+
+/**
+ * Run `lakelet <command>` with its arguments (after the command name): parse and check the options, open
+ * the table directory, run the service and print one line (or one JSON document with `--json`). Bad
+ * arguments throw a UsageError and failed services a LakeletError: the CLI's main turns both into its
+ * one-line `lakelet: …` message and exit code 2.
+ */
+export async function serviceCommand(command: ServiceCommand, argv: string[], io: ServiceIo): Promise<number> {
+  const args = parseArgs(argv, SPECS[command], command);
+  if (args.flags.has('help')) return print(io.stdout, USAGES[command]);
+  const dir = onePath(args.positionals, command);
+  const run = RUNNERS[command](args); // check the options before touching the table
+  const result = await run(await openForWrite(dir, command), args);
+  return print(io.stdout, args.flags.has('json') ? JSON.stringify(result.json) + '\n' : result.line + '\n');
+}
+
+const RUNNERS: Record<ServiceCommand, (args: ParsedArgs) => Runner> = {
+  compact: compactRunner,
+  clean: cleanRunner,
+  archive: archiveRunner,
+  savepoint: savepointRunner,
+  restore: restoreRunner,
+  rollback: rollbackRunner,
+};
+
+function compactRunner(args: ParsedArgs): Runner {
+  if (args.flags.has('force') && args.flags.has('no-force')) throw new UsageError('options --force and --no-force cannot be combined');
+  const force = !args.flags.has('no-force');
+  return async (table) => {
+    const results = await table.compact({ force });
+    const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((n, r) => n + f(r), 0);
+    const json = { compactions: results };
+    if (results.length === 0) {
+      return { line: `nothing to compact (${force ? 'no file slice has log files' : 'the compaction trigger did not fire; --force compacts anyway'})`, json };
+    }
+    const instants = results.map((r) => r.instant).join(', ');
+    const groups = sum((r) => r.fileGroups);
+    const line = `${instants} compaction: ${plural(groups, 'file group')} compacted (${plural(sum((r) => r.logFilesCompacted), 'log file')} merged, ${plural(sum((r) => r.recordsWritten), 'record')} written)`;
+    return { line, json };
+  };
+}
+
+const POLICIES: readonly CleaningPolicy[] = ['KEEP_LATEST_COMMITS', 'KEEP_LATEST_FILE_VERSIONS', 'KEEP_LATEST_BY_HOURS'];
+const RETAIN_OPTIONS: Record<string, CleaningPolicy> = {
+  'retain-commits': 'KEEP_LATEST_COMMITS',
+  'retain-file-versions': 'KEEP_LATEST_FILE_VERSIONS',
+  'retain-hours': 'KEEP_LATEST_BY_HOURS',
+};
+
+function cleanRunner(args: ParsedArgs): Runner {
+  const given = Object.keys(RETAIN_OPTIONS).filter((o) => args.values.has(o));
+  const policyText = args.values.get('policy');
+  let policy: CleaningPolicy;
+  if (policyText !== undefined) {
+    const p = policyText.trim().toUpperCase().replace(/-/g, '_') as CleaningPolicy;
+    if (!POLICIES.includes(p)) throw new UsageError(`option --policy must be one of ${POLICIES.join(', ')}, got ${JSON.stringify(policyText)}`);
+    policy = p;
+  } else {
+    const implied = new Set(given.map((o) => RETAIN_OPTIONS[o]));
+    if (implied.size > 1) throw new UsageError(`options ${given.map((o) => `--${o}`).join(' and ')} belong to different policies (give one, or --policy)`);
+    policy = [...implied][0] ?? 'KEEP_LATEST_COMMITS';
+  }
+  const options: CleanOptions = { policy };
+  for (const o of given) {
+    if (RETAIN_OPTIONS[o] !== policy) throw new UsageError(`option --${o} applies to ${RETAIN_OPTIONS[o]}, not ${policy}`);
+  }
+  const commits = args.values.get('retain-commits');
+  if (commits !== undefined) options.retainCommits = atLeastOne(commits, '--retain-commits');
+  const versions = args.values.get('retain-file-versions');
+  if (versions !== undefined) options.retainFileVersions = atLeastOne(versions, '--retain-file-versions');
+  const hours = args.values.get('retain-hours');
+  if (hours !== undefined) options.retainHours = parseHours(hours);
+  return async (table) => {
+    const result = await table.clean(options);
+    const readable = await (await TableState.load(table.storage)).oldestReadableInstant();
+    const oldest = readable?.instant ?? null;
+    const json = { instant: result?.instant ?? null, policy, filesDeleted: result?.filesDeleted ?? 0, earliestInstantToRetain: result?.earliestInstantToRetain ?? null, oldestReadableInstant: oldest };
+    const tail = oldest === null ? '' : `; oldest readable instant ${oldest}`;
+    if (!result) return { line: `nothing to clean (${policy}${retainText(options)})${tail}`, json };
+    return { line: `${result.instant} clean (${policy}${retainText(options)}): ${plural(result.filesDeleted, 'file')} deleted${tail}`, json };
+  };
+}
+
+function retainText(o: CleanOptions): string {
+  if (o.retainCommits !== undefined) return `, retain ${plural(o.retainCommits, 'commit')}`;
+  if (o.retainFileVersions !== undefined) return `, retain ${plural(o.retainFileVersions, 'file version')}`;
+  if (o.retainHours !== undefined) return `, retain ${plural(o.retainHours, 'hour')}`;
+  return '';
+}
+
+function archiveRunner(args: ParsedArgs): Runner {
+  const minText = args.values.get('keep-min');
+  const maxText = args.values.get('keep-max');
+  const keepMinCommits = minText === undefined ? 20 : atLeastOne(minText, '--keep-min');
+  const keepMaxCommits = maxText === undefined ? Math.max(30, keepMinCommits + 10) : atLeastOne(maxText, '--keep-max');
+  if (keepMaxCommits <= keepMinCommits) throw new UsageError(`option --keep-max (${keepMaxCommits}) must be greater than --keep-min (${keepMinCommits})`);
+  return async (table) => {
+    const archived = await table.archive({ keepMinCommits, keepMaxCommits });
+    const active = table.timeline.length;
+    const json = { archived: archived.map((i) => ({ requestedTime: i.requestedTime, action: i.action })), activeInstants: active, keepMinCommits, keepMaxCommits };
+    if (archived.length === 0) {
+      return { line: `nothing to archive (${plural(table.commits.length, 'completed commit')} active, keep-max ${keepMaxCommits}; ${plural(active, 'instant')} on the active timeline)`, json };
+    }
+    const first = archived[0]?.requestedTime ?? '';
+    const last = archived[archived.length - 1]?.requestedTime ?? '';
+    return { line: `archived ${plural(archived.length, 'instant')} (${first}${first === last ? '' : ` to ${last}`}); ${plural(active, 'instant')} remain on the active timeline`, json };
+  };
+}
+
+function savepointRunner(args: ParsedArgs): Runner {
+  const del = args.values.get('delete');
+  if (del !== undefined) {
+    const other = ['instant', 'user', 'comments'].find((o) => args.values.has(o));
+    if (other !== undefined) throw new UsageError(`options --delete and --${other} cannot be combined`);
+    const time = instantTime(del, '--delete');
+    return async (table) => {
+      await table.deleteSavepoint(time);
+      return { line: `deleted savepoint ${time}`, json: { deleted: time } };
+    };
+  }
+  const instantText = args.values.get('instant');
+  const time = instantText === undefined ? undefined : instantTime(instantText, '--instant');
+  const user = args.values.get('user');
+  const comments = args.values.get('comments');
+  return async (table) => {
+    const result = await table.savepoint({ ...(time !== undefined && { instant: time }), ...(user !== undefined && { user }), ...(comments !== undefined && { comments }) });
+    const md = result.metadata;
+    const parts = Object.values(md.partitionMetadata);
+    const files = parts.reduce((n, p) => n + p.savepointDataFile.length, 0);
+    const json = { instant: result.instant, savepointedBy: md.savepointedBy, savepointedAt: new Date(md.savepointedAt).toISOString(), comments: md.comments, partitions: parts.length, files };
+    return { line: `savepointed ${result.instant} (${plural(files, 'file')} in ${plural(parts.length, 'partition')} kept)`, json };
+  };
+}
+
+function restoreRunner(args: ParsedArgs): Runner {
+  const text = args.values.get('instant');
+  if (text === undefined) throw new UsageError('restore: option --instant is required (the savepoint to restore; lakelet inspect lists them)');
+  const time = instantTime(text, '--instant');
+  return async (table) => {
+    const result = await table.restore(time);
+    const undone = result.rolledBack.map((i) => i.commitTime);
+    const json = { instant: result.instant, savepoint: result.savepoint, rolledBack: result.rolledBack };
+    return { line: `${result.instant} restore: table restored to savepoint ${result.savepoint}; ${plural(undone.length, 'write')} rolled back${undone.length > 0 ? ` (${undone.join(', ')})` : ''}`, json };
+  };
+}
+
+function rollbackRunner(args: ParsedArgs): Runner {
+  const text = args.values.get('instant');
+  const time = text === undefined ? undefined : instantTime(text, '--instant');
+  const force = args.flags.has('force');
+  return async (table) => {
+    const before = [...table.timeline];
+    const result = await table.rollback(time, { force });
+    const target = before.find((i) => i.requestedTime === result.rolledBack && i.action !== 'savepoint');
+    // Table-service commits made after the write (compactions of its logs) are rolled back with it.
+    const remaining = new Set(table.commits.map((i) => i.requestedTime));
+    const alsoGone = before.filter((i) => i.state === 'COMPLETED' && i.action === 'commit' && i.requestedTime > result.rolledBack && !remaining.has(i.requestedTime)).map((i) => i.requestedTime);
+    const what = target ? `${target.action} ${result.rolledBack}${target.state === 'COMPLETED' ? '' : ` (${target.state.toLowerCase()})`}` : result.rolledBack;
+    const also = alsoGone.length > 0 ? ` and the ${alsoGone.length === 1 ? 'compaction' : 'compactions'} after it (${alsoGone.join(', ')})` : '';
+    const json = { instant: result.instant, rolledBack: result.rolledBack, action: target?.action ?? null, alsoRolledBack: alsoGone, filesDeleted: result.filesDeleted, unfinished: result.unfinished ?? null };
+    // Took effect, but a later step failed: the pending rollback is finished by the next write (exit 0).
+    const rest = result.unfinished === undefined ? '' : `; not finished (${result.unfinished.replace(/\s+/g, ' ')}): the next write or rollback finishes it`;
+    return { line: `${result.instant} rollback: rolled back ${what}${also}; ${plural(result.filesDeleted, 'file')} deleted${rest}`, json };
+  };
+}
+
+/** An instant time argument: exactly yyyyMMddHHmmss or yyyyMMddHHmmssSSS. */
+function instantTime(text: string, option: string): string {
+  const s = text.trim();
+  if (!/^\d{14}(\d{3})?$/.test(s)) throw new UsageError(`option ${option} needs an instant time (yyyyMMddHHmmss[SSS]), got ${JSON.stringify(text)}`);
+  return s;
+}
+
+function atLeastOne(text: string, option: string): number {
+  const n = parseCount(text, option);
+  if (n < 1) throw new UsageError(`option ${option} needs a whole number ≥ 1, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function parseHours(text: string): number {
+  const s = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(s)) throw new UsageError(`option --retain-hours needs a number of hours ≥ 0, got ${JSON.stringify(text)}`);
+  return Number(s);
+}
+
+function onePath(positionals: string[], command: string): string {
+  if (positionals.length === 0) throw new UsageError(`${command}: missing <dir> (a table directory; see lakelet ${command} --help)`);
+  if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[1])} (only one <dir>)`);
+  return positionals[0] as string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+async function print(out: CliOutput, text: string): Promise<number> {
+  const sink = new OutputSink(out);
+  sink.push(text);
+  await sink.flush();
+  return 0;
+}
