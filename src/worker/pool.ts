@@ -60,6 +60,11 @@ export function registerWorkerFactory(factory: WorkerFactory | undefined): void 
   registeredFactory = factory;
 }
 
+/** The factory {@link registerWorkerFactory} set, if any (the main thread's kernels take its default WASM bytes too). */
+export function registeredWorkerFactory(): WorkerFactory | undefined {
+  return registeredFactory;
+}
+
 function nodeVersion(): string | undefined {
   return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_FILE_SIZING, type FileSizing } from '../../plan/bucket-assignme
 import type { ArchivalOptions } from '../../plan/archival-plan.js';
 import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
+import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { workerPoolFor } from '../../worker/pool-registry.js';
 import { systemClock, type Clock } from '../clock.js';
 
@@ -63,6 +64,12 @@ export interface WriteOptions extends Partial<FileSizing> {
    * clock). Tests inject a manual clock to drive timeouts deterministically.
    */
   clock?: Clock;
+  /**
+   * Which kernels the write's hot loops use on the calling thread and in its workers: `'auto'` (default) the
+   * WASM build, falling back to the JS twin when it cannot load; `'js'` the JS twin always (benchmarks compare
+   * the two; results are identical).
+   */
+  kernels?: KernelsChoice;
 }
 
 /** Options with every default filled in. */
@@ -88,6 +95,7 @@ export interface ResolvedWriteOptions extends FileSizing {
    */
   pool: WorkerPool | undefined;
   clock: Clock;
+  kernels: KernelsChoice;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -130,5 +138,6 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     workers,
     pool: workerPoolFor(typeof owner === 'object' && owner !== null ? owner : undefined, workers),
     clock: o.clock ?? systemClock,
+    kernels: kernelsChoice(o.kernels),
   };
 }
