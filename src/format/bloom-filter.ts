@@ -4,7 +4,7 @@
 
 import { LakeletError } from '../errors.js';
 import { encodeKey, bloomRowBytes } from '../kernels/kernels.js';
-import { bloomRowHasAll, bloomRowSet, hudiBloomPositions } from '../kernels/js-kernels.js';
+import { bloomRowHasAll, bloomRowSet, hudiBloomPositions } from '../kernels/js/bloom.js';
 import { decodeBase64, encodeBase64 } from './base64.js';
 
 /** Parquet footer key holding the Base64 bloom filter. */

@@ -4,7 +4,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeKey, packKeys, type Kernels } from '../../src/kernels/kernels.js';
-import { hudiMurmurHash, jsKernels } from '../../src/kernels/js-kernels.js';
+import { hudiMurmurHash } from '../../src/kernels/js/bloom.js';
+import { jsKernels } from '../../src/kernels/js-kernels.js';
 import { instantiateKernels, loadKernels, wasmSimdSupported } from '../../src/kernels/wasm-kernels.js';
 import { isLakeletError } from '../../src/errors.js';
 

@@ -1,7 +1,7 @@
-// JS twins of the hashing kernels in asm/index.ts: XXH64 of key bytes (64-bit arithmetic on pairs of u32,
-// since JS numbers hold 53 bits) and the dedupe that keeps the greatest ordering value per key.
+// JS twin of asm/xxhash.ts: XXH64 of key bytes, with 64-bit arithmetic on pairs of u32 (JS numbers hold
+// 53 bits).
 
-import { checkOrderingValues, hashSeed64, toPackedKeys, type KeysInput, type OrderingValues } from './kernels.js';
+import { hashSeed64, toPackedKeys, type KeysInput } from '../kernels.js';
 
 // XXH64 primes, as [high 32 bits, low 32 bits].
 const P1H = 0x9e3779b1, P1L = 0x85ebca87;
@@ -143,37 +143,4 @@ export function hashKeys64(keys: KeysInput, seed: bigint | number = 0): BigUint6
   const words = new Uint32Array(result.buffer); // little-endian: low word first, as in wasm memory
   for (let i = 0; i < n; i++) xxHash64Into(bytes, offsets[i] ?? 0, offsets[i + 1] ?? 0, hi, lo, words, 2 * i);
   return result;
-}
-
-/** The bytes of `data[start..end)` as a string of char codes 0-255 (an exact Map key for the bytes). */
-function byteString(data: Uint8Array, start: number, end: number): string {
-  let s = '';
-  for (let i = start; i < end; i++) s += String.fromCharCode(data[i] ?? 0);
-  return s;
-}
-
-/** values[i] < values[j] (IEEE for doubles: false whenever a NaN is involved). */
-function isSmaller(values: OrderingValues, i: number, j: number): boolean {
-  if (values instanceof BigInt64Array) return (values[i] ?? 0n) < (values[j] ?? 0n);
-  return (values[i] ?? 0) < (values[j] ?? 0);
-}
-
-/** JS twin of `Kernels.dedupeKeepMax`: a Map from key bytes to the index kept so far. */
-export function dedupeKeepMax(keys: KeysInput, orderingValues: OrderingValues): Int32Array {
-  const { bytes, offsets } = toPackedKeys(keys);
-  const n = offsets.length - 1;
-  checkOrderingValues(orderingValues, n);
-  const keptByKey = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const key = byteString(bytes, offsets[i] ?? 0, offsets[i + 1] ?? 0);
-    const j = keptByKey.get(key);
-    // the later record wins unless its value is strictly smaller (ties and NaNs go to the later record)
-    if (j === undefined || !isSmaller(orderingValues, i, j)) keptByKey.set(key, i);
-  }
-  const kept = new Uint8Array(n);
-  for (const j of keptByKey.values()) kept[j] = 1;
-  const out = new Int32Array(keptByKey.size);
-  let c = 0;
-  for (let i = 0; i < n; i++) if (kept[i] === 1) out[c++] = i;
-  return out;
 }

@@ -1,7 +1,7 @@
-// JS twin of the key sort in asm/index.ts: a stable sort of keys in unsigned byte order returning a
-// permutation; the same MSD-over-8-byte-chunks / LSD-radix-per-chunk algorithm, with each chunk as two u32.
+// JS twin of asm/sort.ts (and of asm/compare.ts's byte comparison): a stable sort of keys in unsigned byte order
+// returning a permutation; the same MSD-over-8-byte-chunks / LSD-radix-per-chunk algorithm, each chunk as two u32.
 
-import { toPackedKeys, type KeysInput } from './kernels.js';
+import { toPackedKeys, type KeysInput } from '../kernels.js';
 
 const INSERTION_MAX = 24;
 const DIGITS = 9; // digit 0: length class; digits 1-4: bytes of the chunk's low word; 5-8: its high word
