@@ -7,7 +7,7 @@ import type { TableConfig } from '../../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import { comparableKind, fieldType, withMetaFields } from '../../schema/table-schema.js';
 import { isGlobalIndex, lookupKey } from '../../index/index-type.js';
-import { assignBuckets, type PartitionWorkload, type SmallFileCandidate } from '../../plan/bucket-assignment.js';
+import { planWorkload } from '../../plan/workload.js';
 import type { Storage } from '../../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import type { Action } from '../../timeline/instant.js';
@@ -241,54 +241,11 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   }
 
   // 4. Profile and bucket.
-  const workload = new Map<string, PartitionWorkload>();
-  const wl = (p: string) => workload.get(p) ?? (workload.set(p, { inserts: 0, updates: new Map() }).get(p) as PartitionWorkload);
-  for (const [group, byKey] of updates) {
-    const s = sliceOf.get(group) as FileSlice;
-    wl(s.partitionPath).updates.set(s.fileId, byKey.size);
-  }
-  for (const r of inserts) wl(r.partitionPath).inserts++;
-  const smallFiles = new Map<string, SmallFileCandidate[]>();
-  const useSmallFiles = op === 'UPSERT' || op === 'INSERT';
-  const isMor = config.tableType === 'MERGE_ON_READ';
-  const pendingCompactions = isMor ? await pendingCompactionGroups(state) : new Map<string, string>();
-  if (useSmallFiles) {
-    for (const s of slices) {
-      if (!s.baseFile) continue;
-      // Merge-on-read: only groups without logs, updates or a pending compaction take inserts into their base file.
-      const key = fileGroupKey(s.partitionPath, s.fileId);
-      if (isMor && (s.logFiles.length > 0 || updates.has(key) || pendingCompactions.has(key))) continue;
-      const list = smallFiles.get(s.partitionPath) ?? [];
-      list.push({ partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, sizeBytes: s.baseFile.size });
-      smallFiles.set(s.partitionPath, list);
-    }
-  }
+  const pendingCompactions = config.tableType === 'MERGE_ON_READ' ? await pendingCompactionGroups(state) : new Map<string, string>();
   const sizing = { ...options, recordSizeEstimate: await averageRecordSize(state, options.smallFileLimit, options.recordSizeEstimate) };
-  const plan = assignBuckets(workload, smallFiles, sizing, () => `${crypto.randomUUID()}-0`, useSmallFiles);
-  const routedInserts: HoodieRecord[][] = plan.buckets.map(() => []);
-  const cursor = new Map<string, number>();
-  for (const r of inserts) {
-    const routes = plan.insertRoutes.get(r.partitionPath) ?? [];
-    let at = cursor.get(r.partitionPath) ?? 0;
-    let placed = false;
-    for (const [bucket, count] of routes) {
-      if (at < count) {
-        (routedInserts[bucket] as HoodieRecord[]).push(r);
-        placed = true;
-        break;
-      }
-      at -= count;
-    }
-    if (!placed) throw new LakeletError('ABORTED', `write: no bucket for an insert into ${r.partitionPath}`, { instant: inflight.instantTime });
-    cursor.set(r.partitionPath, (cursor.get(r.partitionPath) ?? 0) + 1);
-  }
-  await markInflight(state, inflight, serializeWorkloadProfile({
-    operationType: op,
-    partitions: new Map([...workload].map(([p, w]) => [p, {
-      numInserts: w.inserts,
-      fileGroups: plan.buckets.filter((b) => b.partitionPath === p).map((b) => ({ fileId: b.fileId, prevCommit: sliceOf.get(fileGroupKey(p, b.fileId))?.baseInstantTime, numUpdateWrites: b.updates, numInserts: b.inserts })),
-    }])),
-  }));
+  const plan = planWorkload({ operation: op, tableType: config.tableType, slices, updates, inserts, pendingCompactions, sizing, newFileId: () => `${crypto.randomUUID()}-0` });
+  const routedInserts = plan.insertsByBucket;
+  await markInflight(state, inflight, serializeWorkloadProfile(plan.profile));
 
   // 5. Write: a new base file per bucket (merge-on-read: updates of existing groups go to log files).
   const results = await writeBuckets({
