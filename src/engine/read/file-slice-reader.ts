@@ -7,7 +7,7 @@ import { isLakeletError } from '../../errors.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
 import { RecordMerger, type RecordMergerOptions } from '../../merge/record-merger.js';
 import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../../format/log/content.js';
-import { scanLogBlocks, type LogBlock } from '../../format/log/block.js';
+import { scanLogFile, visibleLogBlocks, type LogScanWarning, type SliceLogBlock } from '../../file-group/log-scanner.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows, rowGroupStats } from '../../format/parquet/read.js';
 import { rangeMayMatch, type CompiledFilter } from '../../expr/filter.js';
 import type { Storage } from '../../storage/storage.js';
@@ -17,13 +17,7 @@ import { readCommitMetadataOrArchived } from './archived-fallback.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 
 /** Something a read skipped but that the caller should know about (a corrupt log block). */
-export interface ReadWarning {
-  code: 'CORRUPT_LOG_BLOCK';
-  message: string;
-  path: string;
-  offset: number;
-  length: number;
-}
+export type ReadWarning = LogScanWarning;
 
 /** Everything a slice read needs besides the slice. */
 export interface SliceReadContext {
@@ -92,29 +86,17 @@ function groupMayMatch(footer: Awaited<ReturnType<typeof readParquetFooter>>, g:
   });
 }
 
-/** Apply the slice's log blocks, in log order, that count as of T. */
+/** Apply the slice's log blocks, in log order, that count as of T (file-group/log-scanner.ts decides which). */
 async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: RecordMerger, columns: readonly string[] | undefined): Promise<void> {
-  const blocks: { block: LogBlock; path: string }[] = [];
+  const blocks: SliceLogBlock[] = [];
   for (const log of slice.logFiles) {
     const bytes = await readLogOrSkip(ctx, log.path);
     if (!bytes) continue;
-    const scan = scanLogBlocks(bytes, log.path);
-    for (const c of scan.corrupt) {
-      ctx.onWarning({ code: 'CORRUPT_LOG_BLOCK', message: `log: skipped a corrupt block in ${log.path} at byte ${c.offset} (${c.reason})`, path: log.path, offset: c.offset, length: c.length });
-    }
-    for (const block of scan.blocks) blocks.push({ block, path: log.path });
+    const scan = scanLogFile(bytes, log.path);
+    for (const w of scan.warnings) ctx.onWarning(w);
+    for (const b of scan.blocks) blocks.push(b);
   }
-  const rolledBack = new Set<string>();
-  const compacted = new Set<string>();
-  for (const { block } of blocks) {
-    if (block.type === 'COMMAND' && block.header.TARGET_INSTANT_TIME) rolledBack.add(block.header.TARGET_INSTANT_TIME);
-    for (const t of (block.header.COMPACTED_BLOCK_TIMES ?? '').split(',')) if (t) compacted.add(t);
-  }
-  for (const { block, path } of blocks) {
-    if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA' && block.type !== 'DELETE') continue;
-    const instant = block.header.INSTANT_TIME ?? '';
-    if (!ctx.timeline.isCommittedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) continue;
-    if (ctx.asOf !== undefined && compareInstantTimes(instant, ctx.asOf) > 0) continue;
+  for (const { block, path } of visibleLogBlocks(blocks, { isCommittedWrite: (t) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf })) {
     if (block.type === 'DELETE') {
       merger.addDeletes(
         decodeDeleteBlock(block, path)
@@ -123,7 +105,7 @@ async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: Record
       );
     } else if (block.type === 'AVRO_DATA') {
       merger.addRecords(decodeAvroDataBlock(block, path).records);
-    } else {
+    } else if (block.type === 'PARQUET_DATA') {
       const file = bufferFromBytes(parquetDataBlockBytes(block, path));
       const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
       merger.addRecords(await readParquetRows(file, footer, path, { columns: columns ? [...columns] : undefined }));
