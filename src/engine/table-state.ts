@@ -6,6 +6,7 @@ import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { readParquetFooter } from '../format/parquet/read.js';
+import { readHudiFooter } from '../format/parquet/hudi-footer.js';
 import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../schema/table-schema.js';
 import type { FileInfo, Storage } from '../storage/storage.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
@@ -265,7 +266,7 @@ export class TableState {
   private async baseFileSchema(path: string): Promise<AvroRecordSchema | undefined> {
     try {
       const footer = await readParquetFooter(await storageBuffer(this.storage, path), path);
-      const text = footer.keyValues['parquet.avro.schema'];
+      const text = readHudiFooter(footer.keyValues, { path, bloom: false }).avroSchema;
       return text ? parseRecordSchema(text, path) : undefined;
     } catch (err) {
       if (isLakeletError(err, 'NOT_FOUND')) return undefined;

@@ -1,6 +1,5 @@
-// Record-key indexes: the index types a write can use, what a lookup returns (the current file group of
-// a key), and the pure parts of the bloom index (key-range pruning and bloom probes per base file).
-import type { HudiBloomFilter } from '../format/bloom-filter.js';
+// Record-key indexes: the index types a write can use and what a lookup returns (the current file group of
+// a key, keyed by record key alone for global indexes, by partition and key otherwise).
 
 /**
  * Index types (Hudi's `hoodie.index.type`). Global indexes find a key in any partition. `RECORD_INDEX` is a
@@ -29,26 +28,5 @@ export function lookupKey(global: boolean, partitionPath: string, recordKey: str
   return global ? recordKey : `${partitionPath}\u0000${recordKey}`;
 }
 
-/** What the bloom index knows of one base file before reading its keys. */
-export interface BaseFileKeyRange {
-  /** `hoodie_min_record_key` / `hoodie_max_record_key`, when the footer has them. */
-  minKey: string | undefined;
-  maxKey: string | undefined;
-  /** The parsed footer bloom filter, when there is one. */
-  bloom: HudiBloomFilter | undefined;
-}
-
-/**
- * Keys that may be in a base file: inside its [min, max] key range (Java String order = JS string
- * order) and passing its bloom filter. Files without range or filter keep every key (checked exactly later).
- */
-export function bloomCandidates(file: BaseFileKeyRange, keys: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const key of keys) {
-    if (file.minKey !== undefined && key < file.minKey) continue;
-    if (file.maxKey !== undefined && key > file.maxKey) continue;
-    if (file.bloom && !file.bloom.mightContain(key)) continue;
-    out.push(key);
-  }
-  return out;
-}
+/** Lookup result of an index: `lookupKey(global, partition, key)` → the key's current location. */
+export type TagMap = Map<string, RecordLocation>;

@@ -1,11 +1,12 @@
 // The WorkerApi implementation: what runs inside each worker (and inline when the pool has size 0).
 // Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
 import { corruptFile } from '../errors.js';
-import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, parseBloomFilter } from '../format/bloom-filter.js';
+import { readHudiFooter } from '../format/parquet/hudi-footer.js';
+import { bloomCandidates } from '../index/bloom-index.js';
 import { writeBaseFile } from '../format/parquet/write.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet/read.js';
-import { mergeFileGroupRows } from '../engine/write/merge-handle.js';
-import { packKeys, type Kernels } from '../kernels/kernels.js';
+import { mergeFileGroupRows } from '../merge/cow-merge.js';
+import type { Kernels } from '../kernels/kernels.js';
 import { microsFromWire } from '../schema/timestamp-micros.js';
 import {
   ownBuffer,
@@ -46,41 +47,24 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       const keyBytes = new Uint8Array(req.keys);
       const offsets = new Uint32Array(req.offsets);
       const count = Math.max(0, offsets.length - 1);
-      const keyAt = (i: number): string => decoder.decode(keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0));
+      const keys = Array.from({ length: count }, (_, i) => decoder.decode(keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0)));
       const file = bufferFromBytes(new Uint8Array(req.file));
       const footer = await readParquetFooter(file, req.path);
-      let candidates: number[] = Array.from({ length: count }, (_, i) => i);
+      let candidates: number[] = keys.map((_, i) => i);
       let kind: TagFileResult['kernels'] = 'js';
       if (req.useBloom) {
-        const kv = footer.keyValues;
-        const minKey = kv.hoodie_min_record_key;
-        const maxKey = kv.hoodie_max_record_key;
-        if (minKey !== undefined || maxKey !== undefined) {
-          candidates = candidates.filter((i) => {
-            const key = keyAt(i);
-            return !(minKey !== undefined && key < minKey) && !(maxKey !== undefined && key > maxKey);
-          });
-        }
-        const bloomText = kv[BLOOM_FILTER_FOOTER_KEY];
-        if (bloomText && candidates.length > 0) {
-          const bloom = parseBloomFilter(bloomText, kv[BLOOM_FILTER_TYPE_FOOTER_KEY], { path: req.path });
-          // Hudi throws on empty keys; so does the filter's own check.
-          for (const i of candidates) if ((offsets[i + 1] ?? 0) === (offsets[i] ?? 0)) bloom.mightContain('');
-          const k = await getKernels();
-          kind = k.kind;
-          const subset = candidates.length === count
-            ? { bytes: keyBytes, offsets }
-            : packKeys(candidates.map((i) => keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0)));
-          const hits = k.bloomProbe(bloom.bits, bloom.numBits, bloom.numHashes, subset, bloom.numRows);
-          candidates = candidates.filter((_, j) => hits[j] === 1);
-        }
+        const hudi = readHudiFooter(footer.keyValues, { path: req.path });
+        const k = hudi.bloom ? await getKernels() : undefined;
+        // The result names the kernels only when they probed (some key passed the key range).
+        const kernels = k && { bloomProbe: (...args: Parameters<Kernels['bloomProbe']>) => ((kind = k.kind), k.bloomProbe(...args)) };
+        candidates = bloomCandidates(hudi, keys, { ...(kernels ? { kernels } : {}), packed: { bytes: keyBytes, offsets } });
       }
       let matched = candidates;
       if (req.exact && candidates.length > 0) {
         const rows = await readParquetRows(file, footer, req.path, { columns: ['_hoodie_record_key'] });
         const present = new Set<string>();
         for (const r of rows) present.add(String(r._hoodie_record_key));
-        matched = candidates.filter((i) => present.has(keyAt(i)));
+        matched = candidates.filter((i) => present.has(keys[i] as string));
       } else if (req.exact) {
         matched = [];
       }

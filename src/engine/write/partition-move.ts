@@ -3,7 +3,7 @@
 // ordering fields. Stored strictly greater → the record stays (nothing moves); otherwise → the move happens.
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import type { RecordLocation } from '../../index/index-type.js';
-import { compareValues, type ComparableKind } from '../../expr/filter.js';
+import { compareValues, type OrderingKind } from '../../schema/compare.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import type { TableState } from '../table-state.js';
@@ -25,7 +25,7 @@ export interface PartitionMoveCandidate {
 /** The merge settings that decide a move. */
 export interface PartitionMoveMerge {
   orderingFields: readonly string[];
-  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
+  orderingKinds: readonly OrderingKind[];
 }
 
 /**

@@ -4,7 +4,7 @@
 // Every manifest change runs under the commit lock, so two concurrent updates never delete each other's shards.
 import { isLakeletError } from '../../errors.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
-import { comparableKind, fieldType } from '../../schema/table-schema.js';
+import { orderingSpec } from '../../merge/ordering.js';
 import {
   DEFAULT_SHARD_COUNT, RECORD_INDEX_DIR,
   applyChanges, buildShards, changesByShard, decodeShard, dropGroups, shardOf,
@@ -63,8 +63,8 @@ const snapshots = new WeakMap<TableState, Promise<RecordIndexSnapshot>>();
 /** Reads the live keys of a slice of `state` (merge-on-read slices with logs: after merging their logs). */
 export async function sliceKeyReader(state: TableState): Promise<SliceKeyReader> {
   const schema = await state.schemaAsOf(undefined);
-  const orderingFields = state.config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
-  return sliceKeyReaderFor(state, orderingFields, orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' })));
+  const { orderingFields, orderingKinds } = orderingSpec(state.config.orderingFields, schema);
+  return sliceKeyReaderFor(state, orderingFields, orderingKinds);
 }
 
 /**

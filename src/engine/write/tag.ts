@@ -1,10 +1,11 @@
 // Tagging: finds the current file group of each incoming record key with the chosen index — bloom
 // (key ranges + bloom probes from base-file footers, then an exact key check), simple (read keys),
 // their global variants (across partitions), or in-memory (a key map kept by the table between writes).
-import { parseBloomFilter, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY } from '../../format/bloom-filter.js';
+import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
+import { bloomCandidates } from '../../index/bloom-index.js';
 import { readParquetFooter, readParquetRows } from '../../format/parquet/read.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
-import { bloomCandidates, isGlobalIndex, lookupKey, type IndexType, type RecordLocation } from '../../index/index-type.js';
+import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
 import { packKeys } from '../../kernels/kernels.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
@@ -12,7 +13,7 @@ import { ownBuffer } from '../../worker/worker-api.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
 import type { TableState } from '../table-state.js';
-import type { ComparableKind } from '../../expr/filter.js';
+import type { OrderingKind } from '../../schema/compare.js';
 import { yieldToEventLoop, yielder } from '../yield.js';
 
 /** A key to look up. */
@@ -21,8 +22,7 @@ export interface KeyToTag {
   partitionPath: string;
 }
 
-/** Lookup result: `lookupKey(global, partition, key)` → current location. */
-export type TagMap = Map<string, RecordLocation>;
+export type { TagMap };
 
 /** Reads the live record keys of a file slice (merge-on-read slices with logs: after merging them). */
 export type SliceKeyReader = (slice: FileSlice) => Promise<string[]>;
@@ -31,7 +31,7 @@ export type SliceKeyReader = (slice: FileSlice) => Promise<string[]>;
  * The live keys of a table's slices: a base file's key column, or for merge-on-read slices with logs the keys
  * left after merging them (deletes and partition moves in logs must not leave stale locations behind).
  */
-export function sliceKeyReaderFor(state: TableState, orderingFields: readonly string[], orderingKinds: readonly { kind: ComparableKind; scale: number }[]): SliceKeyReader {
+export function sliceKeyReaderFor(state: TableState, orderingFields: readonly string[], orderingKinds: readonly OrderingKind[]): SliceKeyReader {
   const { storage, config } = state;
   return async (slice) => {
     if (slice.logFiles.length === 0) return readBaseFileKeys(storage, slice);
@@ -86,10 +86,7 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
     if (useBloom) {
       const file = await storageBuffer(storage, slice.baseFile.path, slice.baseFile.size || undefined);
       const footer = await readParquetFooter(file, slice.baseFile.path);
-      const kv = footer.keyValues;
-      const bloomText = kv[BLOOM_FILTER_FOOTER_KEY];
-      const bloom = bloomText ? parseBloomFilter(bloomText, kv[BLOOM_FILTER_TYPE_FOOTER_KEY], { path: slice.baseFile.path }) : undefined;
-      probe = bloomCandidates({ minKey: kv.hoodie_min_record_key, maxKey: kv.hoodie_max_record_key, bloom }, candidates);
+      probe = bloomCandidates(readHudiFooter(footer.keyValues, { path: slice.baseFile.path }), candidates).map((i) => candidates[i] as string);
       if (probe.length === 0) continue;
     }
     const present = new Set(probe);

@@ -9,7 +9,8 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
-import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
+import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
+import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
 import { parquetSchemaFor, type ParquetFileSchema, type ParquetLeaf, type ParquetNode } from './schema.js';
 import { bigIntFromTwosComplement } from '../../schema/values.js';
 
@@ -43,12 +44,6 @@ export interface BaseFileWriterOptions {
 
 /** `created_by` in the footer, in parquet-mr's `<app> version <v> (build <b>)` form. */
 export const BASE_FILE_CREATED_BY = 'lakelet version 0.1.0 (build hyparquet-writer 0.17.0)';
-/** Footer key of the Avro schema. */
-export const AVRO_SCHEMA_FOOTER_KEY = 'parquet.avro.schema';
-/** Footer key of the smallest record key (Java `String.compareTo` order). */
-export const MIN_RECORD_KEY_FOOTER_KEY = 'hoodie_min_record_key';
-/** Footer key of the largest record key (Java `String.compareTo` order). */
-export const MAX_RECORD_KEY_FOOTER_KEY = 'hoodie_max_record_key';
 
 const RECORD_KEY_FIELD = '_hoodie_record_key';
 const PAGE_SIZE = 1 << 20;

@@ -5,6 +5,7 @@ import { extname } from 'node:path';
 import { LakeletError } from '../../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../../format/avro/schema.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../format/parquet/read.js';
+import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
 import { isMetaField } from '../../schema/table-schema.js';
 
 /** The input formats of the write commands. */
@@ -67,7 +68,7 @@ export async function readParquetInput(bytes: Uint8Array, path: string): Promise
   const columns = footer.columns.filter((c) => !isMetaField(c));
   if (columns.length === 0) throw invalid(`${path} has no data columns`);
   const rows = await readParquetRows(file, footer, path, { columns });
-  const avroSchema = footer.keyValues['parquet.avro.schema'];
+  const { avroSchema } = readHudiFooter(footer.keyValues, { path, bloom: false });
   return avroSchema === undefined ? { rows } : { rows, avroSchema };
 }
 
