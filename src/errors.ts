@@ -44,6 +44,31 @@ export function isLakeletError(err: unknown, code?: LakeletErrorCode): err is La
   return err instanceof LakeletError && (code === undefined || err.code === code);
 }
 
+/** Shorthand for an INVALID_ARGUMENT error: `message` starts with the subsystem and names the bad value. */
+export function invalidArgument(message: string, context: LakeletErrorContext = {}, cause?: unknown): LakeletError {
+  return new LakeletError('INVALID_ARGUMENT', message, context, { cause });
+}
+
+/** Shorthand for an UNSUPPORTED error: a valid request lakelet does not implement (or a store cannot serve). */
+export function unsupported(message: string, context: LakeletErrorContext = {}, cause?: unknown): LakeletError {
+  return new LakeletError('UNSUPPORTED', message, context, { cause });
+}
+
+/** Shorthand for a CONFLICT error: another writer got there first (an instant, a file group, a lock). */
+export function conflict(message: string, context: LakeletErrorContext = {}, cause?: unknown): LakeletError {
+  return new LakeletError('CONFLICT', message, context, { cause });
+}
+
+/** The NOT_FOUND error a store raises for a missing file: `store` is its label, `path` the normalised path. */
+export function notFound(store: string, path: string): LakeletError {
+  return new LakeletError('NOT_FOUND', `storage(${store}): no file at ${JSON.stringify(path)}`, { path });
+}
+
+/** The UNSUPPORTED error a read-only store raises for a write or delete of `path`. */
+export function readOnly(store: string, path: string): LakeletError {
+  return new LakeletError('UNSUPPORTED', `storage(${store}): store is read-only, cannot write ${JSON.stringify(path)}`, { path });
+}
+
 /** Shorthand for a CORRUPT_FILE error naming the file and the byte offset where decoding failed. */
 export function corruptFile(message: string, path: string | undefined, offset?: number, cause?: unknown): LakeletError {
   const context: LakeletErrorContext = {};

@@ -1,5 +1,5 @@
 // An hyparquet AsyncBuffer over a Storage file: ranged reads on demand, so a query fetches footers and
-// the row groups it needs instead of whole files.
+// the row groups it needs instead of whole files; and `ownBuffer`, the ArrayBuffer of exactly a view's bytes.
 import type { AsyncBuffer } from 'hyparquet';
 import type { Storage } from './storage.js';
 
@@ -14,11 +14,20 @@ export async function storageBuffer(storage: Storage, path: string, size?: numbe
       const key = `${start}:${stop}`;
       let hit = cache.get(key);
       if (!hit) {
-        hit = storage.read(path, { start, end: stop }).then((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? (b.buffer as ArrayBuffer) : (b.slice().buffer as ArrayBuffer)));
+        hit = storage.read(path, { start, end: stop }).then(ownBuffer);
         // Keep only the footer-sized reads: hyparquet asks for the tail twice (metadata, then schema).
         if (stop === byteLength) cache.set(key, hit);
       }
       return hit;
     },
   };
+}
+
+/**
+ * An ArrayBuffer holding exactly the bytes of `bytes`: the view's own buffer when it spans all of it (no copy),
+ * else a copy (a view into a larger buffer, or a SharedArrayBuffer, which cannot be transferred or handed out).
+ */
+export function ownBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  return bytes.slice().buffer as ArrayBuffer;
 }

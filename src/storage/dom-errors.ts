@@ -1,7 +1,6 @@
 // Mapping the DOMExceptions of the browser's storage APIs (OPFS, IndexedDB) onto LakeletError: missing
 // entries become NOT_FOUND, a full quota and every other failure become STORAGE naming the file.
-import { LakeletError } from '../errors.js';
-import { notFound } from './storage.js';
+import { LakeletError, notFound } from '../errors.js';
 
 /** The `name` of an Error or DOMException, or `''`. */
 export function errorName(err: unknown): string {

@@ -1,7 +1,9 @@
 // fileListStorage: a read-only Storage over `File` objects a user picked (`<input webkitdirectory>`, drag and
 // drop). Paths come from `webkitRelativePath` (or are given); bytes are read lazily with `File.slice()`.
-import { LakeletError } from '../errors.js';
-import { checkRange, normalizePath, notFound, readOnlyError, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { LakeletError, notFound } from '../errors.js';
+import { listFlat } from './listing.js';
+import { ReadOnlyStorage } from './read-only.js';
+import { checkRange, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** A file with an explicit path, for files that carry no `webkitRelativePath` (e.g. from a drop). */
 export interface FileListEntry {
@@ -53,19 +55,16 @@ function cleanPath(path: string): string | undefined {
   return p;
 }
 
-class FileListStorage implements Storage {
-  readonly readOnly = true;
+class FileListStorage extends ReadOnlyStorage {
   private readonly files = new Map<string, Entry>();
-  /** Every path, sorted: `list` walks it in order. */
-  private readonly sorted: string[];
 
   constructor(files: Iterable<File | FileListEntry>, readonly label: string) {
+    super();
     for (const item of files) {
       const { path, entry } = entryOf(item);
       const p = cleanPath(path);
       if (p !== undefined) this.files.set(p, entry);
     }
-    this.sorted = [...this.files.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   private get(path: string): { p: string; entry: Entry } {
@@ -96,36 +95,7 @@ class FileListStorage implements Storage {
     }
   }
 
-  async write(path: string): Promise<void> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
-  async writeIfAbsent(path: string): Promise<boolean> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
-  async delete(path: string): Promise<void> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
   async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {
-    const dir = normalizePath(prefix);
-    const start = dir === '' ? '' : `${dir}/`;
-    const out: FileInfo[] = [];
-    let lastDir = '';
-    for (const path of this.sorted) {
-      if (!path.startsWith(start)) continue;
-      const rest = path.slice(start.length);
-      const slash = rest.indexOf('/');
-      if (options.recursive || slash < 0) {
-        out.push(this.info(path, this.files.get(path) as Entry));
-      } else {
-        const sub = start + rest.slice(0, slash);
-        if (sub !== lastDir) out.push({ path: sub, size: 0, kind: 'directory' });
-        lastDir = sub;
-      }
-    }
-    // Directories and files interleave differently than their full paths ('a/b' vs 'a.txt'): re-sort.
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listFlat(normalizePath(prefix), this.files, options.recursive === true, (path, entry) => this.info(path, entry));
   }
 }

@@ -1,11 +1,13 @@
 // httpStorage: a read-only Storage over plain HTTP(S) static hosting (nginx, a CDN, a public bucket): HEAD
 // and ranged GETs for bytes; listings from nginx's JSON autoindex, an S3 ListObjectsV2 answer, or the
 // listing manifest `.hoodie/.aux/lakelet/listing.json` that `lakelet publish` writes for hosts that list nothing.
-import { LakeletError } from '../errors.js';
+import { LakeletError, notFound } from '../errors.js';
 import { resolveFetch, withRetries, type FetchLike } from './http-retry.js';
 import { listQuery, parseListResult } from './s3-xml.js';
 import { uriEncode } from './sigv4.js';
-import { checkRange, joinPath, normalizePath, notFound, readOnlyError, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { byPath, listFlat } from './listing.js';
+import { ReadOnlyStorage } from './read-only.js';
+import { checkRange, joinPath, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Where the listing manifest lives, relative to the table root. */
 export const LISTING_MANIFEST_PATH = '.hoodie/.aux/lakelet/listing.json';
@@ -70,8 +72,6 @@ export function httpStorage(baseUrl: string | URL, options: HttpStorageOptions =
   return new HttpStorage(String(baseUrl), options);
 }
 
-const byPath = (a: FileInfo, b: FileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-
 interface NginxEntry {
   name?: unknown;
   type?: unknown;
@@ -82,8 +82,7 @@ interface NginxEntry {
 /** How long a fetched manifest is reused, in ms (a table open lists a handful of times in a row). */
 const MANIFEST_TTL_MS = 1000;
 
-class HttpStorage implements Storage {
-  readonly readOnly = true;
+class HttpStorage extends ReadOnlyStorage {
   readonly label: string;
   private readonly base: string;
   private readonly fetch: FetchLike;
@@ -94,6 +93,7 @@ class HttpStorage implements Storage {
   private readonly bucketUrl: string;
 
   constructor(baseUrl: string, private readonly options: HttpStorageOptions) {
+    super();
     const url = new URL(baseUrl);
     url.search = '';
     url.hash = '';
@@ -182,23 +182,11 @@ class HttpStorage implements Storage {
     return bytes;
   }
 
-  async write(path: string): Promise<void> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
-  async writeIfAbsent(path: string): Promise<boolean> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
-  async delete(path: string): Promise<void> {
-    throw readOnlyError(this.label, normalizePath(path));
-  }
-
   async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {
     const dir = normalizePath(prefix);
     const recursive = options.recursive === true;
     const mode = await (this.mode ??= this.detect());
-    if (mode === 'manifest') return fromFlat(await this.manifestFiles(), dir, recursive);
+    if (mode === 'manifest') return listFlat(dir, (await this.manifestFiles()).map((f) => [f.path, f] as const), recursive, (_, f) => ({ ...f }));
     if (mode === 's3') return this.listS3(dir, recursive);
     return this.listNginx(dir, recursive);
   }
@@ -347,23 +335,3 @@ function defaultBucketUrl(url: URL): string {
   return first === undefined ? url.origin : `${url.origin}/${first}`;
 }
 
-/** Direct children (or, recursively, every file) of `dir` in a sorted flat list of files. */
-function fromFlat(files: readonly FileInfo[], dir: string, recursive: boolean): FileInfo[] {
-  const start = dir === '' ? '' : `${dir}/`;
-  const out: FileInfo[] = [];
-  const dirs = new Set<string>();
-  for (const f of files) {
-    if (!f.path.startsWith(start)) continue;
-    const rest = f.path.slice(start.length);
-    const slash = rest.indexOf('/');
-    if (recursive || slash < 0) out.push({ ...f });
-    else {
-      const sub = start + rest.slice(0, slash);
-      if (!dirs.has(sub)) {
-        dirs.add(sub);
-        out.push({ path: sub, size: 0, kind: 'directory' });
-      }
-    }
-  }
-  return out.sort(byPath);
-}

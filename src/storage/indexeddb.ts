@@ -2,9 +2,10 @@
 // [path, chunkIndex] beside a metadata record per path; range reads fetch only the chunks they cover, and
 // writeIfAbsent checks and writes in one readwrite transaction, which makes it atomic across tabs and workers.
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
-import { corruptFile, LakeletError } from '../errors.js';
+import { corruptFile, LakeletError, notFound } from '../errors.js';
 import { errorName, storageError } from './dom-errors.js';
-import { checkRange, normalizePath, notFound, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { listFlat } from './listing.js';
+import { checkRange, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link indexedDbStorage}. */
 export interface IndexedDbStorageOptions {
@@ -210,20 +211,11 @@ class IndexedDbStore implements IndexedDbStorage {
     } catch (err) {
       throw storageError(this.label, dir, 'list', err);
     }
-    const out = new Map<string, FileInfo>();
-    keys.forEach((path, i) => {
+    const files = keys.flatMap((path, i): [string, FileMeta][] => {
       const meta = metas[i];
-      if (!meta || !path.startsWith(start)) return;
-      const rest = path.slice(start.length);
-      const slash = rest.indexOf('/');
-      if (options.recursive || slash < 0) {
-        out.set(path, { path, size: meta.size, kind: 'file', lastModified: meta.lastModified });
-      } else {
-        const sub = start + rest.slice(0, slash);
-        if (!out.has(sub)) out.set(sub, { path: sub, size: 0, kind: 'directory' });
-      }
+      return meta ? [[path, meta]] : [];
     });
-    return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listFlat(dir, files, options.recursive === true, (path, meta) => ({ path, size: meta.size, kind: 'file', lastModified: meta.lastModified }));
   }
 
   async delete(path: string): Promise<void> {

@@ -1,6 +1,8 @@
 // memoryStorage: the reference Storage adapter, keeping every file as bytes in a Map. Also the base of
 // read-only in-memory stores (zip archives, files a user picked in the browser).
-import { checkRange, normalizePath, notFound, readOnlyError, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { notFound, readOnly } from '../errors.js';
+import { listFlat } from './listing.js';
+import { checkRange, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link memoryStorage}. */
 export interface MemoryStorageOptions {
@@ -46,39 +48,25 @@ class MemoryStorage implements Storage {
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
     const p = normalizePath(path);
-    if (this.readOnly) throw readOnlyError(this.label, p);
+    if (this.readOnly) throw readOnly(this.label, p);
     this.files.set(p, { bytes: bytes.slice(), lastModified: Date.now() });
   }
 
   async writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean> {
     const p = normalizePath(path);
-    if (this.readOnly) throw readOnlyError(this.label, p);
+    if (this.readOnly) throw readOnly(this.label, p);
     if (this.files.has(p)) return false;
     this.files.set(p, { bytes: bytes.slice(), lastModified: Date.now() });
     return true;
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {
-    const dir = normalizePath(prefix);
-    const start = dir === '' ? '' : `${dir}/`;
-    const out = new Map<string, FileInfo>();
-    for (const [path, f] of this.files) {
-      if (!path.startsWith(start)) continue;
-      const rest = path.slice(start.length);
-      const slash = rest.indexOf('/');
-      if (options.recursive || slash < 0) {
-        out.set(path, { path, size: f.bytes.length, kind: 'file', lastModified: f.lastModified });
-      } else {
-        const sub = start + rest.slice(0, slash);
-        if (!out.has(sub)) out.set(sub, { path: sub, size: 0, kind: 'directory' });
-      }
-    }
-    return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listFlat(normalizePath(prefix), this.files, options.recursive === true, (path, f) => ({ path, size: f.bytes.length, kind: 'file', lastModified: f.lastModified }));
   }
 
   async delete(path: string): Promise<void> {
     const p = normalizePath(path);
-    if (this.readOnly) throw readOnlyError(this.label, p);
+    if (this.readOnly) throw readOnly(this.label, p);
     this.files.delete(p);
   }
 }

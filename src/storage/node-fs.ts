@@ -4,8 +4,8 @@
 // never see a half-written file, and a file that was published survives a power loss with its bytes.
 import * as fsPromises from 'node:fs/promises';
 import { join, dirname } from 'node:path';
-import { LakeletError } from '../errors.js';
-import { checkRange, joinPath, normalizePath, notFound, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { LakeletError, notFound } from '../errors.js';
+import { checkRange, joinPath, normalizePath, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /**
  * The file-system functions nodeFsStorage calls (a subset of `node:fs/promises`). Replaceable only so tests

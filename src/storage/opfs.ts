@@ -1,9 +1,9 @@
 // opfsStorage: a Storage in the Origin Private File System, from the page or a dedicated worker. Files are
 // written to a temp name and moved into place (readers never see half a file); writeIfAbsent is made atomic
 // within the origin by a Web Lock per path. Bulk writes use sync access handles when running in a worker.
-import { LakeletError } from '../errors.js';
+import { LakeletError, notFound } from '../errors.js';
 import { errorName, isMissingEntry, storageError } from './dom-errors.js';
-import { checkRange, joinPath, normalizePath, notFound, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { checkRange, joinPath, normalizePath, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link opfsStorage}. */
 export interface OpfsStorageOptions {

@@ -1,11 +1,11 @@
 // s3Storage: a Storage over an S3-compatible bucket (AWS S3, R2, MinIO, s3rver…) using only `fetch` and
 // `crypto.subtle`, so it runs in browsers (with a CORS-enabled bucket), edge runtimes and Node alike.
 // writeIfAbsent is `PUT` with `If-None-Match: *`, the only atomic create S3 offers.
-import { LakeletError } from '../errors.js';
+import { LakeletError, notFound } from '../errors.js';
 import { resolveFetch, withRetries, type FetchLike, type RetryOptions } from './http-retry.js';
 import { listQuery, parseListResult, parseS3Error, xmlText } from './s3-xml.js';
 import { EMPTY_SHA256, sha256Hex, signRequest, uriEncode, type SigV4Credentials, type SigV4Scope } from './sigv4.js';
-import { checkRange, joinPath, normalizePath, notFound, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
+import { checkRange, joinPath, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link s3Storage}. */
 export interface S3StorageOptions {

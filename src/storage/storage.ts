@@ -90,16 +90,6 @@ export function parentPath(path: string): string {
   return i < 0 ? '' : path.slice(0, i);
 }
 
-/** The error a store raises for a missing file. */
-export function notFound(label: string, path: string): LakeletError {
-  return new LakeletError('NOT_FOUND', `storage(${label}): no file at ${JSON.stringify(path)}`, { path });
-}
-
-/** The error a read-only store raises for a write. */
-export function readOnlyError(label: string, path: string): LakeletError {
-  return new LakeletError('UNSUPPORTED', `storage(${label}): store is read-only, cannot write ${JSON.stringify(path)}`, { path });
-}
-
 /** Check a range against a file size and return the clamped `[start, end)`; `INVALID_ARGUMENT` when malformed. */
 export function checkRange(label: string, path: string, size: number, range: ByteRange | undefined): ByteRange {
   if (range === undefined) return { start: 0, end: size };

@@ -48,6 +48,14 @@ export class AvroReader {
     if (n < 0 || this.pos + n > this.end) throw this.error(`need ${n} bytes but only ${this.end - this.pos} remain`);
   }
 
+  /** Step over the next `n` bytes (throwing unless they are there); returns where they start. */
+  private take(n: number): number {
+    this.need(n);
+    const at = this.pos;
+    this.pos += n;
+    return at;
+  }
+
   /** One unsigned byte. */
   readByte(): number {
     if (this.pos >= this.end) throw this.error('unexpected end of data');
@@ -141,26 +149,18 @@ export class AvroReader {
 
   /** Avro `float` (4 bytes little-endian). */
   readFloat(): number {
-    this.need(4);
-    const v = this.view.getFloat32(this.pos, true);
-    this.pos += 4;
-    return v;
+    return this.view.getFloat32(this.take(4), true);
   }
 
   /** Avro `double` (8 bytes little-endian). */
   readDouble(): number {
-    this.need(8);
-    const v = this.view.getFloat64(this.pos, true);
-    this.pos += 8;
-    return v;
+    return this.view.getFloat64(this.take(8), true);
   }
 
   /** `n` raw bytes as a view into the underlying buffer (no copy). */
   readFixedView(n: number): Uint8Array {
-    this.need(n);
-    const v = this.bytes.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return v;
+    const at = this.take(n);
+    return this.bytes.subarray(at, at + n);
   }
 
   /** `n` raw bytes, copied (safe to keep after the source buffer is reused). */
@@ -182,23 +182,18 @@ export class AvroReader {
   readString(): string {
     const start = this.pos;
     const n = this.readLength();
-    const from = this.pos;
-    this.pos += n;
+    const from = this.take(n);
     return decodeUtf8(this.bytes, from, from + n, this, start);
   }
 
   /** Skip `n` bytes. */
   skip(n: number): void {
-    this.need(n);
-    this.pos += n;
+    this.take(n);
   }
 
   /** Big-endian int32 (used by Hudi's framing around Avro data, not by Avro itself). */
   readInt32BE(): number {
-    this.need(4);
-    const v = this.view.getInt32(this.pos, false);
-    this.pos += 4;
-    return v;
+    return this.view.getInt32(this.take(4), false);
   }
 
   /** Big-endian int64 as a number; values beyond 2^53 are CORRUPT_FILE. */
