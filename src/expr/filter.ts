@@ -1,7 +1,7 @@
 // Query filters: `[field, op, value]` triples (ops = != < <= > >= IN NOT IN, ANDed), their parsing from
 // CLI text, evaluation against rows, and the min/max test used to prune partitions and row groups.
 import { LakeletError } from '../errors.js';
-import { MicrosDate } from '../schema/timestamp-micros.js';
+import { compareValues, preciseMillis, type ComparableKind, type OrderingKind } from '../schema/compare.js';
 
 /** A comparison operator. */
 export type FilterOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'IN' | 'NOT IN';
@@ -9,9 +9,6 @@ export type FilterOp = '=' | '!=' | '<' | '<=' | '>' | '>=' | 'IN' | 'NOT IN';
 export type Filter = readonly [field: string, op: FilterOp, value: unknown];
 
 const OPS: readonly FilterOp[] = ['=', '!=', '<', '<=', '>', '>=', 'IN', 'NOT IN'];
-
-/** The kind of a column, as far as comparisons care. */
-export type ComparableKind = 'string' | 'number' | 'bigint' | 'boolean' | 'decimal' | 'date' | 'other';
 
 /** A filter with its value(s) coerced to the column's kind. */
 export interface CompiledFilter {
@@ -126,57 +123,13 @@ function coerce(field: string, kind: ComparableKind, scale: number, v: unknown):
 }
 
 /** Compile filters against the kinds of the table's columns (fields not in `kinds` compare as text). */
-export function compileFilters(filters: readonly Filter[], kindOf: (field: string) => { kind: ComparableKind; scale: number } | undefined): CompiledFilter[] {
+export function compileFilters(filters: readonly Filter[], kindOf: (field: string) => OrderingKind | undefined): CompiledFilter[] {
   return filters.map((raw) => {
     const [field, op, value] = checkFilter(raw);
     const { kind, scale } = kindOf(field) ?? { kind: 'string' as const, scale: 0 };
     const values = op === 'IN' || op === 'NOT IN' ? (value as unknown[]).map((v) => coerce(field, kind, scale, v)) : [coerce(field, kind, scale, value)];
     return { field, path: field.split('.'), op, kind, values, scale };
   });
-}
-
-/** Scaled bigint of a decimal string or parsed decimal bound at `scale`. */
-function scaled(v: unknown, scale: number): bigint | undefined {
-  if (typeof v === 'string') {
-    const m = /^(-?)(\d*)(?:\.(\d*))?$/.exec(v);
-    if (!m) return undefined;
-    v = { sign: m[1] === '-' ? -1n : 1n, int: m[2] || '0', frac: m[3] ?? '' };
-  }
-  if (typeof v === 'number') v = { sign: v < 0 ? -1n : 1n, int: String(Math.trunc(Math.abs(v))), frac: String(Math.abs(v)).split('.')[1] ?? '' };
-  if (typeof v !== 'object' || v === null) return undefined;
-  const d = v as { sign: bigint; int: string; frac: string };
-  // Compare at a scale large enough for both sides.
-  const s = Math.max(scale, d.frac.length);
-  return d.sign * BigInt(d.int + d.frac.padEnd(s, '0'));
-}
-
-/** Compare a row value with a coerced filter value: negative, zero, positive, or undefined when incomparable (null). */
-export function compareValues(kind: ComparableKind, scale: number, a: unknown, b: unknown): number | undefined {
-  if (a === null || a === undefined || b === null || b === undefined) return undefined;
-  if (kind === 'decimal') {
-    const bd = b as { frac: string };
-    const s = Math.max(scale, typeof bd === 'object' && bd ? bd.frac.length : 0, typeof a === 'string' ? (a.split('.')[1] ?? '').length : 0);
-    const x = scaled(a, s);
-    const y = scaled(b, s);
-    if (x === undefined || y === undefined) return undefined;
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (kind === 'date') {
-    const x = a instanceof Date ? preciseMillis(a) : typeof a === 'number' ? a : Date.parse(String(a));
-    const y = b instanceof Date ? preciseMillis(b) : (b as number);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (kind === 'bigint' && typeof b === 'number') {
-    const x = Number(a as bigint);
-    return x < b ? -1 : x > b ? 1 : 0;
-  }
-  if (kind === 'boolean') {
-    const x = a === true || a === 'true';
-    return x === b ? 0 : x ? 1 : -1;
-  }
-  const x = kind === 'bigint' && typeof a === 'number' ? BigInt(a) : kind === 'number' && typeof a === 'bigint' ? Number(a) : a;
-  if (kind === 'string' && typeof x !== 'string') return compareValues('string', 0, String(x), b);
-  return (x as string | number | bigint) < (b as string | number | bigint) ? -1 : (x as string | number | bigint) > (b as string | number | bigint) ? 1 : 0;
 }
 
 function valueAt(row: Record<string, unknown>, f: CompiledFilter): unknown {
@@ -226,9 +179,4 @@ export function rangeMayMatch(f: CompiledFilter, min: unknown, max: unknown): bo
     case '!=': return !(lo(f.values[0]) === 0 && hi(f.values[0]) === 0);
     case 'NOT IN': return true;
   }
-}
-
-/** Epoch milliseconds of a Date, with a MicrosDate's extra microseconds as the fraction (exact to the µs until 2100). */
-function preciseMillis(d: Date): number {
-  return d instanceof MicrosDate ? d.getTime() + d.subMillisecondMicros / 1000 : d.getTime();
 }

@@ -1,7 +1,8 @@
 // Merging the versions of records within one file slice (hudi-format.md §8): base rows, then log data and
 // delete blocks in log order, under event-time or commit-time ordering, with Hudi's delete semantics.
 import type { RecordMergeMode } from '../config/table-config.js';
-import { compareValues, type ComparableKind } from '../expr/filter.js';
+import type { OrderingKind } from '../schema/compare.js';
+import { newerWins, usesEventTime } from './ordering.js';
 
 /** How records are compared while merging. */
 export interface RecordMergerOptions {
@@ -9,7 +10,7 @@ export interface RecordMergerOptions {
   /** Ordering fields (event-time ordering); empty = arrival order decides. */
   orderingFields: readonly string[];
   /** Comparison kind (and decimal scale) of each ordering field. */
-  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
+  orderingKinds: readonly OrderingKind[];
   /** Field holding the record key (default `_hoodie_record_key`). */
   keyField?: string;
 }
@@ -109,15 +110,8 @@ export class RecordMerger {
 
   /** Does a new version with `ordering` replace `current`? Later arrivals win ties. */
   private newWins(current: Entry, ordering: unknown[]): boolean {
-    if (this.options.mode !== 'EVENT_TIME_ORDERING' || this.options.orderingFields.length === 0) return true;
+    if (!usesEventTime(this.options.mode, this.options)) return true;
     const old = current.row ? this.orderingOf(current.row) : current.ordering;
-    if (old === undefined) return true;
-    for (let i = 0; i < ordering.length; i++) {
-      const k = this.options.orderingKinds[i] ?? { kind: 'string' as const, scale: 0 };
-      const c = compareValues(k.kind, k.scale, ordering[i], old[i]);
-      if (c === undefined) return true;
-      if (c !== 0) return c > 0;
-    }
-    return true;
+    return old === undefined || newerWins(this.options.orderingKinds, ordering, old);
   }
 }

@@ -5,7 +5,8 @@ import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import type { FileSystemView } from '../file-group/file-system-view.js';
 import { DEFAULT_PARTITION_PATH, ESCAPED_PARTITION_PATH_PROPERTY, unescapePathName } from '../keygen/partition-path.js';
 import { compareInstantTimes } from '../timeline/instant.js';
-import { matchValue, type ComparableKind, type CompiledFilter } from '../expr/filter.js';
+import { matchValue, type CompiledFilter } from '../expr/filter.js';
+import type { ComparableKind } from '../schema/compare.js';
 
 /** What a query asks for, after validation. */
 export interface ReadRequest {

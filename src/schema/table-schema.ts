@@ -1,7 +1,6 @@
 // The table schema: Hudi keeps it as an Avro record schema (commit metadata, parquet footer, or
 // hoodie.properties). This file adds/strips the five `_hoodie_*` meta fields and describes columns.
 import { LakeletError } from '../errors.js';
-import type { ComparableKind } from '../expr/filter.js';
 import { avroSchemaToJson, parseAvroSchema, type AvroField, type AvroRecordSchema, type AvroSchema } from '../format/avro/schema.js';
 
 /** The meta columns Hudi writes first in every record, in order. */
@@ -50,21 +49,6 @@ export function nonNullType(type: AvroSchema): { type: AvroSchema; nullable: boo
   const nullable = rest.length !== type.branches.length;
   if (rest.length === 1) return { type: rest[0] as AvroSchema, nullable };
   return { type: { type: 'union', branches: rest }, nullable };
-}
-
-/** How a column's values compare in filters, and a decimal's scale. */
-export function comparableKind(type: AvroSchema): { kind: ComparableKind; scale: number } {
-  const t = nonNullType(type).type;
-  const logical = 'logicalType' in t ? t.logicalType : undefined;
-  if (logical?.name === 'decimal') return { kind: 'decimal', scale: logical.scale };
-  if (logical && /^(date|timestamp|local-timestamp)/.test(logical.name)) return { kind: 'date', scale: 0 };
-  switch (t.type) {
-    case 'int': case 'float': case 'double': return { kind: 'number', scale: 0 };
-    case 'long': return { kind: 'bigint', scale: 0 };
-    case 'boolean': return { kind: 'boolean', scale: 0 };
-    case 'string': case 'enum': return { kind: 'string', scale: 0 };
-    default: return { kind: 'other', scale: 0 };
-  }
 }
 
 /** Find a (possibly dotted, nested) field's type in a record schema. */

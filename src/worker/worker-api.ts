@@ -1,10 +1,8 @@
 // The one typed `WorkerApi` between the main thread and lakelet's workers: plain data and transferred
 // ArrayBuffers only, no class instances. The main thread does storage I/O; workers decode, merge, encode and probe.
-import type { RecordMergeMode } from '../config/table-config.js';
-import type { HoodieRecord } from '../merge/hoodie-record.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import type { KernelsKind } from '../kernels/kernels.js';
-import type { ComparableKind } from '../expr/filter.js';
+import type { MergedFileGroup, MergeFileGroupSpec, WireWriterOptions } from '../merge/cow-merge.js';
 
 /**
  * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),
@@ -53,14 +51,6 @@ export interface TagFileResult {
   kernels: KernelsKind;
 }
 
-/** Base-file writer settings that can cross the boundary (no compressor functions). */
-export interface WireWriterOptions {
-  codec?: 'GZIP' | 'SNAPPY' | 'ZSTD' | 'UNCOMPRESSED';
-  rowGroupRows?: number;
-  bloomFilter?: { numEntries?: number; fpp?: number; maxEntries?: number; type?: 'DYNAMIC_V0' | 'SIMPLE' } | false;
-  populateMetaFields?: boolean;
-}
-
 /** Encode rows (meta columns included) into one parquet base file. */
 export interface EncodeBaseFileRequest {
   schema: AvroRecordSchema;
@@ -75,44 +65,13 @@ export interface EncodeBaseFileResult {
   rowCount: number;
 }
 
-/** Everything the copy-on-write merge of one file group needs, as plain data (see `mergeFileGroupRows`). */
-export interface MergeFileGroupSpec {
-  instantTime: string;
-  /** Task id: goes into seqnos. */
-  taskId: number;
-  partitionPath: string;
-  /** Name of the new base file (every row's `_hoodie_file_name`). */
-  fileName: string;
-  /** Path of the old base file, for error context; undefined for a new file group. */
-  basePath?: string;
-  /** Records for keys that live in this group: upserts and deletes. */
-  updates: ReadonlyMap<string, HoodieRecord>;
-  /** New records for this group. */
-  inserts: readonly HoodieRecord[];
-  schema: AvroRecordSchema;
-  mergeMode: RecordMergeMode;
-  orderingFields: readonly string[];
-  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
-  writer: WireWriterOptions;
-  /** Return the keys now in the file. */
-  collectKeys: boolean;
-}
-
 /** Merge one file group: the old base file's bytes (transferred) when there is one. */
 export interface MergeFileGroupRequest extends MergeFileGroupSpec {
   base?: ArrayBuffer;
 }
 
-/** The new base file of a merged file group. */
-export interface MergeFileGroupResult {
-  /** The new file's bytes (transferred). */
-  bytes: ArrayBuffer;
-  rowCount: number;
-  inserted: number;
-  updated: number;
-  deleted: number;
-  keys: string[];
-}
+/** The new base file of a merged file group, as it crosses back: its bytes as a transferred ArrayBuffer. */
+export type MergeFileGroupResult = Omit<MergedFileGroup, 'bytes'> & { bytes: ArrayBuffer };
 
 /** Decode (part of) a parquet file to rows in lakelet's value model. */
 export interface DecodeParquetRequest {

@@ -2,7 +2,8 @@
 // SQL-style matching (nulls never match; bigint/number; decimals by value; dates) and min/max pruning.
 import { describe, expect, it } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
-import { checkFilter, compareValues, compileFilters, matchRow, matchValue, parseFilter, rangeMayMatch, type ComparableKind, type CompiledFilter, type Filter } from '../../src/expr/filter.js';
+import { checkFilter, compileFilters, matchRow, matchValue, parseFilter, rangeMayMatch, type CompiledFilter, type Filter } from '../../src/expr/filter.js';
+import { compareValues, type ComparableKind } from '../../src/schema/compare.js';
 
 const one = (f: Filter, kind: ComparableKind = 'string', scale = 0): CompiledFilter => {
   const [c] = compileFilters([f], () => ({ kind, scale }));

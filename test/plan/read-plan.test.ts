@@ -6,7 +6,8 @@ import { formatProperties } from '../../src/config/properties.js';
 import { parseTableConfig, type TableConfig } from '../../src/config/table-config.js';
 import { fileGroupKey } from '../../src/file-group/file-slice.js';
 import { FileSystemView } from '../../src/file-group/file-system-view.js';
-import { compileFilters, type ComparableKind, type Filter } from '../../src/expr/filter.js';
+import { compileFilters, type Filter } from '../../src/expr/filter.js';
+import type { ComparableKind } from '../../src/schema/compare.js';
 import { inCommitRange, partitionMayMatch, partitionValues, planRead } from '../../src/plan/read-plan.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 

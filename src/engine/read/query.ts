@@ -3,7 +3,9 @@
 import { LakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
-import { comparableKind, fieldType, META_FIELDS } from '../../schema/table-schema.js';
+import { fieldType, META_FIELDS } from '../../schema/table-schema.js';
+import { comparableKind } from '../../schema/compare.js';
+import { orderingSpec } from '../../merge/ordering.js';
 import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../../expr/filter.js';
 import { inCommitRange, planRead, type ReadPlan } from '../../plan/read-plan.js';
 import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
@@ -160,7 +162,8 @@ function checkLimit(limit: number | undefined): number {
 export async function* executeRead(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
   if (read.limit === 0) return;
   const { config } = state;
-  const ordering = config.orderingFields.filter((f) => read.schema.fields.some((x) => x.name === f));
+  const spec = orderingSpec(config.orderingFields, read.schema);
+  const ordering = spec.orderingFields;
   const needed = new Set<string>(read.columns);
   for (const f of read.plan.filters) needed.add(f.path[0] as string);
   if (config.populateMetaFields) for (const m of META_FIELDS) needed.add(m);
@@ -171,11 +174,7 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
     config,
     timeline: state.timeline,
     asOf: read.asOf,
-    merge: {
-      mode: config.recordMergeMode,
-      orderingFields: ordering,
-      orderingKinds: ordering.map((f) => comparableKind(fieldType(read.schema, f) ?? { type: 'string' })),
-    },
+    merge: { mode: config.recordMergeMode, ...spec },
     onWarning,
   };
   let emitted = 0;

@@ -4,22 +4,25 @@
 // commit lock; a plan is made only while no other write is pending (Hudi's rule), from committed logs only;
 // one runner at a time holds a plan (its heartbeat); interrupted compactions are re-run.
 import { LakeletError, isLakeletError } from '../../errors.js';
-import { baseFileName } from '../../file-group/file-names.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
 import { avroSchemaJson } from '../../format/avro/schema.js';
-import { BaseFileWriter } from '../../format/parquet/write.js';
-import { comparableKind, fieldType, withoutMetaFields } from '../../schema/table-schema.js';
+import { withoutMetaFields } from '../../schema/table-schema.js';
+import { orderingSpec } from '../../merge/ordering.js';
 import { planCompaction, type CompactionTrigger } from '../../plan/compaction-schedule.js';
 import type { Storage } from '../../storage/storage.js';
 import { serializeCommitMetadata, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
 import { WRITE_ACTIONS } from '../../timeline/instant.js';
-import { deleteMarkers, markedFiles, markerPath, newInstantTime } from '../commit/commit-protocol.js';
+import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
+import { heartbeatPath, instantFilePath, markerPath } from '../../layout.js';
+import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { pendingCompactionGroups } from '../write/bucket-writer.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
-import { HEARTBEAT_DIR, HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
-import { loadTimeline, TableState } from '../table-state.js';
+import { mergeBucket } from '../write/merge-handle.js';
+import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
+import { loadTimeline, type TableState } from '../table-state.js';
+import { reloadTimeline, type EngineContext } from '../context.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 import { systemClock, type Clock } from '../clock.js';
 
@@ -48,8 +51,11 @@ export interface ScheduleOptions extends ServiceTiming {
   whenWritesPending?: 'skip' | 'conflict';
 }
 
-/** What compaction runs need. */
-export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & ServiceTiming;
+/**
+ * What compaction runs need. With a `pool`, each slice's new base file is encoded by a `mergeFileGroup` task on
+ * it (the merge handle's path); without one (or with size 0), inline.
+ */
+export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & Partial<Pick<ResolvedWriteOptions, 'pool'>> & ServiceTiming;
 
 /**
  * Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. Runs under
@@ -58,16 +64,17 @@ export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGrou
  * leaves out (they are uncommitted; its rollback removes them). A writer that did not see the plan and
  * touches one of its groups fails its commit with `CONFLICT`.
  */
-export async function scheduleCompaction(storage: Storage, trigger: CompactionTrigger, force = false, options: ScheduleOptions = {}): Promise<string | undefined> {
+export async function scheduleCompaction(ctx: EngineContext, trigger: CompactionTrigger, force = false, options: ScheduleOptions = {}): Promise<string | undefined> {
+  const { storage } = ctx;
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-  const first = await TableState.load(storage);
+  const first = await ctx.snapshot();
   if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
   // The lock's owner is named by a current instant time (no heartbeat: its own time vouches for it).
   const owner = newInstantTime(first, clock);
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
   return withCommitLock(storage, owner, async (held) => {
-    const state = await TableState.load(storage);
+    const state = await reloadTimeline(first); // under the lock: the timeline as it is now
     const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
     const uncommitted = new Set<string>();
     for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
@@ -81,7 +88,8 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
     }
     const instant = newInstantTime(state, options.now ?? clock);
     await held();
-    const created = await storage.writeIfAbsent(`${state.config.timelinePath}/${instant}.compaction.requested`, serializeCompactionPlan({ operations }));
+    ctx.invalidate();
+    const created = await instantTransition(storage, state.config, instant, 'compaction').request(serializeCompactionPlan({ operations }));
     if (!created) throw new LakeletError('CONFLICT', `compaction: instant ${instant} already exists`, { instant });
     return instant;
   }, { ownerGone, clock });
@@ -91,12 +99,12 @@ export async function scheduleCompaction(storage: Storage, trigger: CompactionTr
  * Run every pending compaction, oldest first (a crashed one starts over). A plan another runner is running
  * (its heartbeat is live), completed or dropped meanwhile is skipped.
  */
-export async function runPendingCompactions(storage: Storage, options: CompactionRunOptions): Promise<CompactionResult[]> {
+export async function runPendingCompactions(ctx: EngineContext, options: CompactionRunOptions): Promise<CompactionResult[]> {
   const results: CompactionResult[] = [];
-  const state = await TableState.load(storage);
+  const state = await ctx.snapshot();
   for (const instant of state.timeline.pending().filter((i) => i.action === 'compaction')) {
     try {
-      results.push(await runCompaction(storage, instant.requestedTime, options));
+      results.push(await runCompaction(ctx, instant.requestedTime, options));
     } catch (err) {
       // Another runner has it or finished it, or a rollback dropped it meanwhile: nothing to do here.
       if (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED')) throw err;
@@ -110,15 +118,16 @@ export async function runPendingCompactions(storage: Storage, options: Compactio
  * with writeIfAbsent; a live one held by another runner → `CONFLICT`), and completes under the commit lock,
  * only if the plan is still pending (`ABORTED` when a rollback dropped it meanwhile).
  */
-export async function runCompaction(storage: Storage, instant: string, options: CompactionRunOptions): Promise<CompactionResult> {
+export async function runCompaction(ctx: EngineContext, instant: string, options: CompactionRunOptions): Promise<CompactionResult> {
+  const { storage } = ctx;
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-  const state = await TableState.load(storage);
+  const state = await ctx.snapshot();
+  ctx.invalidate(); // a run changes the timeline (or a concurrent one did): later steps list it again
   const { config } = state;
-  const dir = config.timelinePath;
-  const planPath = `${dir}/${instant}.compaction.requested`;
+  const planPath = instantFilePath(config, instant, 'compaction', 'REQUESTED');
   const plan = parseCompactionPlan(await storage.read(planPath), planPath);
-  if (!(await storage.writeIfAbsent(`${HEARTBEAT_DIR}/${instant}`, new TextEncoder().encode(String(clock.now()))))) {
+  if (!(await storage.writeIfAbsent(heartbeatPath(instant), new TextEncoder().encode(String(clock.now()))))) {
     if (!(await heartbeatExpired(storage, instant, timeoutMs, clock))) {
       throw new LakeletError('CONFLICT', `compaction: ${instant} is being run by another writer (its heartbeat is live)`, { instant });
     }
@@ -138,18 +147,17 @@ export async function runCompaction(storage: Storage, instant: string, options: 
 
 async function execute(state: TableState, instant: string, plan: CompactionPlan, options: CompactionRunOptions, beat: () => Promise<void>): Promise<CompactionResult> {
   const { storage, config } = state;
-  const dir = config.timelinePath;
+  const transition = instantTransition(storage, config, instant, 'compaction');
   const clock = options.clock ?? systemClock;
   // Start over: files an interrupted run left behind are removed first.
   for (const f of await markedFiles(storage, instant)) await storage.delete(f);
   await deleteMarkers(storage, instant);
-  await storage.write(`${dir}/${instant}.compaction.inflight`, new Uint8Array(0));
+  await transition.markInflight();
   const operations = await liveInputs(state, instant, plan.operations);
   const schema = await state.schemaAsOf(undefined);
-  const ordering = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
   const ctx = {
     storage, config, timeline: state.timeline, asOf: undefined,
-    merge: { mode: config.recordMergeMode, orderingFields: ordering, orderingKinds: ordering.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' })) },
+    merge: { mode: config.recordMergeMode, ...orderingSpec(config.orderingFields, schema) },
     onWarning: () => undefined,
   };
   const stats = new Map<string, WriteStatInput[]>();
@@ -179,25 +187,13 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
       throw new LakeletError('ABORTED', `compaction: plan ${instant} was dropped (rolled back) while it ran; nothing of it was committed`, { instant });
     }
     await held();
-    if (!(await createCommit(storage, `${dir}/${instant}.commit`, metadata))) {
+    // A create whose acknowledgement was lost (it throws, yet the file is there) is ours: only the holder of
+    // the plan and the commit lock creates it.
+    if (!(await transition.complete(metadata, { landed: 'exists' }))) {
       throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
     }
   }, { ownerGone, clock });
   return { instant, fileGroups: operations.length, recordsWritten: records, logFilesCompacted: logs };
-}
-
-/**
- * Create the compaction's completed instant. A create whose acknowledgement was lost (it throws, yet the
- * file is there) is ours: only the holder of the plan and the commit lock creates it.
- */
-async function createCommit(storage: Storage, path: string, metadata: Uint8Array): Promise<boolean> {
-  try {
-    return await storage.writeIfAbsent(path, metadata);
-  } catch (err) {
-    const there = await storage.head(path).then(() => true, () => false);
-    if (there) return true;
-    throw err;
-  }
 }
 
 /**
@@ -241,7 +237,7 @@ async function compactOperation(
   instant: string,
   taskId: number,
   schema: Awaited<ReturnType<TableState['schemaAsOf']>>,
-  options: Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'>,
+  options: CompactionRunOptions,
 ): Promise<WriteStatInput> {
   const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
   const slice: FileSlice = {
@@ -252,29 +248,32 @@ async function compactOperation(
     logFiles: op.deltaFilePaths.map((name, i) => ({ path: prefix + name, name, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, version: i + 1, writeToken: undefined, size: 0, completionTime: undefined })),
   };
   const rows = await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false });
-  const name = baseFileName(op.fileId, `${taskId}-0-0`, instant);
-  const writer = new BaseFileWriter({ schema, codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter });
-  for (const row of rows) row._hoodie_file_name = name;
-  writer.write(rows);
-  const bytes = writer.finish();
-  const path = prefix + name;
-  await storage.write(markerPath(instant, path, 'CREATE'), new Uint8Array(0));
-  await storage.write(path, bytes);
-  const logSize = op.metrics.TOTAL_LOG_FILES_SIZE ?? 0;
-  return {
-    fileId: op.fileId,
-    path,
+  // The merged slice is written as it is (records keep their commit time and seqno) by the merge handle:
+  // encoded on the worker pool when there is one, inline otherwise.
+  const written = await mergeBucket({
+    storage,
+    instantTime: instant,
+    taskId,
     partitionPath: op.partitionPath,
+    fileId: op.fileId,
+    base: undefined,
+    updates: new Map(),
+    inserts: [],
+    mergedRows: rows,
+    schema,
+    mergeMode: ctx.merge.mode,
+    orderingFields: ctx.merge.orderingFields,
+    orderingKinds: ctx.merge.orderingKinds,
+    writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
+    beforeWrite: (path) => storage.write(markerPath(instant, path, 'CREATE'), new Uint8Array(0)),
+    pool: options.pool,
+  });
+  return {
+    ...written.stat,
     prevCommit: op.baseInstantTime,
-    numWrites: rows.length,
-    numDeletes: 0,
-    numUpdateWrites: 0,
-    numInserts: 0,
-    totalWriteBytes: bytes.length,
-    fileSizeInBytes: bytes.length,
     totalLogFilesCompacted: op.deltaFilePaths.length,
-    totalLogSizeCompacted: logSize,
-    totalUpdatedRecordsCompacted: rows.length,
+    totalLogSizeCompacted: op.metrics.TOTAL_LOG_FILES_SIZE ?? 0,
+    totalUpdatedRecordsCompacted: written.stat.numWrites,
   };
 }
 

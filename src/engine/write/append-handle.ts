@@ -7,8 +7,8 @@ import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.
 import { encodeAvroDataBlockContent, encodeDeleteBlockContent } from '../../format/log/content.js';
 import { encodeLogBlock } from '../../format/log/block.js';
 import type { Storage } from '../../storage/storage.js';
-import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import { writeStat, type BucketResult } from './write-stat.js';
 
 /** The next log version for a (fileId, base instant): one above every version present (any write token). */
 export function nextLogVersion(logs: readonly Pick<LogFile, 'fileId' | 'instantTime' | 'version'>[], fileId: string, baseInstantTime: string): number {
@@ -39,17 +39,8 @@ export interface LogAppendInput {
   beforeWrite: (path: string) => Promise<void>;
 }
 
-/** What a log append wrote. */
-export interface LogAppendResult {
-  stat: WriteStatInput;
-  inserted: 0;
-  updated: number;
-  deleted: number;
-  keys: string[];
-}
-
 /** Write the group's changes as a new log file. */
-export async function appendLog(input: LogAppendInput): Promise<LogAppendResult> {
+export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
   // v6 log names carry the slice's base instant, not the writer's: the write token (task-stage-attempt)
   // takes the writer's instant as its stage, so concurrent writers never pick the same file name.
   const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
@@ -78,18 +69,10 @@ export async function appendLog(input: LogAppendInput): Promise<LogAppendResult>
   const bytes = concat(blocks);
   await input.beforeWrite(path);
   await input.storage.write(path, bytes);
-  return {
-    stat: {
-      fileId: input.fileId,
-      path,
-      partitionPath: input.partitionPath,
-      prevCommit: input.baseInstantTime,
-      numWrites: upserts.length + deletes.length,
-      numDeletes: deletes.length,
-      numUpdateWrites: upserts.length,
-      numInserts: 0,
-      totalWriteBytes: bytes.length,
-      fileSizeInBytes: bytes.length,
+  const stat = writeStat(
+    { fileId: input.fileId, path, partitionPath: input.partitionPath, prevCommit: input.baseInstantTime, bytes: bytes.length },
+    { numWrites: upserts.length + deletes.length, numDeletes: deletes.length, numUpdateWrites: upserts.length, numInserts: 0 },
+    {
       totalLogRecords: upserts.length + deletes.length,
       totalLogBlocks: blocks.length,
       logVersion: input.version,
@@ -97,11 +80,8 @@ export async function appendLog(input: LogAppendInput): Promise<LogAppendResult>
       baseFile: input.baseFileName,
       logFiles: [...input.previousLogFiles, name],
     },
-    inserted: 0,
-    updated: upserts.length,
-    deleted: deletes.length,
-    keys: [],
-  };
+  );
+  return { stat, inserted: 0, updated: upserts.length, deleted: deletes.length, keys: [] };
 }
 
 /** A rollback command block (type 0, COMMAND_BLOCK_TYPE "0") targeting `targetInstant`. */

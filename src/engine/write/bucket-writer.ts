@@ -5,26 +5,18 @@ import type { FileSystemView } from '../../file-group/file-system-view.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import type { Bucket } from '../../plan/bucket-assignment.js';
-import type { ComparableKind } from '../../expr/filter.js';
-import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import type { OrderingKind } from '../../schema/compare.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
-import { markerPath } from '../commit/commit-protocol.js';
+import { instantFilePath, markerPath } from '../../layout.js';
 import { mergeBucket } from './merge-handle.js';
+import type { BucketResult } from './write-stat.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import { appendLog, nextLogVersion } from './append-handle.js';
 import type { TableState } from '../table-state.js';
 import type { ResolvedWriteOptions } from './write-options.js';
 import { ensurePartitionMetadata } from './write-schema.js';
 
-/** What one bucket wrote. */
-export interface BucketResult {
-  stat: WriteStatInput;
-  inserted: number;
-  updated: number;
-  deleted: number;
-  /** Keys now in the bucket's base file (empty for log writes). */
-  keys: string[];
-}
+export type { BucketResult };
 
 /** Everything the buckets of one write share. */
 export interface BucketWriteContext {
@@ -39,7 +31,7 @@ export interface BucketWriteContext {
   /** Table schema with meta fields. */
   schema: AvroRecordSchema;
   orderingFields: readonly string[];
-  orderingKinds: readonly { kind: ComparableKind; scale: number }[];
+  orderingKinds: readonly OrderingKind[];
   options: ResolvedWriteOptions;
   /** Groups with a pending compaction → its instant. */
   pendingCompactions: ReadonlyMap<string, string>;
@@ -49,7 +41,7 @@ export interface BucketWriteContext {
 export async function pendingCompactionGroups(state: TableState): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const i of state.timeline.pending().filter((x) => x.action === 'compaction')) {
-    const path = `${state.config.timelinePath}/${i.requestedTime}.compaction.requested`;
+    const path = instantFilePath(state.config, i.requestedTime, 'compaction', 'REQUESTED');
     const plan = parseCompactionPlan(await state.storage.read(path), path);
     for (const op of plan.operations) out.set(fileGroupKey(op.partitionPath, op.fileId), i.requestedTime);
   }

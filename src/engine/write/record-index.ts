@@ -19,7 +19,8 @@ import { parseRollbackMetadata } from '../../timeline/rollback-metadata.js';
 import type { Clock } from '../clock.js';
 import { readRecordIndexManifest, writeIndex } from './record-index-write.js';
 import { sliceKeyReaderFor, type SliceKeyReader, type TagMap } from './tag.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import { loadTableState } from '../context.js';
 
 /** Options of the record-index functions. */
 export interface RecordIndexOptions {
@@ -298,7 +299,7 @@ export async function lookup(state: TableState, keys: Iterable<string>, options:
  */
 export async function update(state: TableState, instant: string, changes: IndexChanges, options: RecordIndexOptions = {}): Promise<RecordIndexUpdate> {
   const storage = state.storage;
-  const fresh = await TableState.load(storage);
+  const fresh = await loadTableState(storage);
   const manifest = await readRecordIndexManifest(storage);
   const plan = await catchUpPlan(fresh, manifest);
   const cache = (await snapshots.get(state)?.catch(() => undefined))?.cache ?? new Map<string, ShardEntries>();

@@ -1,22 +1,32 @@
-// The first steps of a write (DESIGN.md §3 steps 2–3): user input (rows, async rows or an Arrow Table)
-// validated against the table schema, keyed by the key generator, and deduplicated by key keeping the
-// greatest ordering value.
-import { Table as ArrowTable } from 'apache-arrow';
+// Building a write's records (DESIGN.md §3 step 2): user input (rows, async rows or an Arrow Table)
+// validated against the table schema and keyed by the key generator. Dedupe (step 3) is merge/dedupe.ts.
 import { LakeletError } from '../../errors.js';
-import { arrowToRows } from '../../arrow/arrow.js';
+import type { ArrowTable } from '../../arrow/arrow.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import { compileRowValidator } from '../../schema/validate.js';
 import type { KeyGenerator } from '../../keygen/key-generator.js';
-import { compareValues, type ComparableKind } from '../../expr/filter.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import { yielder } from '../yield.js';
 
 /** What writes accept: plain objects (sync or async iterable) or an Arrow Table. */
 export type WriteInput = Iterable<object> | AsyncIterable<object> | ArrowTable;
 
+/**
+ * True for an Apache Arrow Table, duck-typed (`schema.fields`, `numRows`, `getChild`) so that checking plain
+ * rows never loads Arrow: only an actual Arrow Table loads arrow/arrow.ts to convert it.
+ */
+export function isArrowTable(input: unknown): input is ArrowTable {
+  if (typeof input !== 'object' || input === null) return false;
+  const t = input as { schema?: { fields?: unknown }; numRows?: unknown; getChild?: unknown };
+  return Array.isArray(t.schema?.fields) && typeof t.numRows === 'number' && typeof t.getChild === 'function';
+}
+
 /** Collect the input rows (Arrow values converted to lakelet's value model). */
 export async function collectRows(input: WriteInput): Promise<Record<string, unknown>[]> {
-  if (input instanceof ArrowTable) return [...arrowToRows(input)];
+  if (isArrowTable(input)) {
+    const { arrowToRows } = await import('../../arrow/arrow.js');
+    return [...arrowToRows(input)];
+  }
   if (input === null || typeof input !== 'object' || !(Symbol.iterator in input || Symbol.asyncIterator in input)) {
     throw new LakeletError('INVALID_ARGUMENT', 'write: rows must be an iterable or async iterable of objects, or an Arrow Table', { value: typeof input });
   }
@@ -71,28 +81,4 @@ export async function buildRecords(rows: readonly Record<string, unknown>[], ctx
     out.push({ recordKey, partitionPath, data, ordering, isDelete: isDelete || data._hoodie_is_deleted === true, index });
   }
   return out;
-}
-
-/**
- * Keep one record per key (per partition and key, or per key alone for global indexes): the greatest
- * ordering value wins, a later record wins ties (Hudi's combineBeforeUpsert).
- */
-export function dedupeRecords(records: readonly HoodieRecord[], global: boolean, orderingKinds: readonly { kind: ComparableKind; scale: number }[]): HoodieRecord[] {
-  const kept = new Map<string, HoodieRecord>();
-  for (const r of records) {
-    const key = global ? r.recordKey : `${r.partitionPath}\u0000${r.recordKey}`;
-    const current = kept.get(key);
-    if (!current || laterWins(current, r, orderingKinds)) kept.set(key, r);
-  }
-  return [...kept.values()];
-}
-
-function laterWins(current: HoodieRecord, next: HoodieRecord, kinds: readonly { kind: ComparableKind; scale: number }[]): boolean {
-  for (let i = 0; i < kinds.length; i++) {
-    const k = kinds[i] as { kind: ComparableKind; scale: number };
-    const c = compareValues(k.kind, k.scale, next.ordering[i], current.ordering[i]);
-    if (c === undefined) return true;
-    if (c !== 0) return c > 0;
-  }
-  return true;
 }

@@ -5,14 +5,17 @@ import { avroSchemaJson } from '../../format/avro/schema.js';
 import { LakeletError, isLakeletError } from '../../errors.js';
 import type { TableConfig } from '../../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
-import { comparableKind, fieldType, withMetaFields } from '../../schema/table-schema.js';
+import { withMetaFields } from '../../schema/table-schema.js';
+import { orderingSpec } from '../../merge/ordering.js';
+import { dedupeRecords } from '../../merge/dedupe.js';
+import { sortByPartitionAndKey } from '../../merge/sort-records.js';
+import { mainThreadKernels } from '../kernels.js';
 import { isGlobalIndex, lookupKey } from '../../index/index-type.js';
 import { planWorkload } from '../../plan/workload.js';
-import type { Storage } from '../../storage/storage.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import type { Action } from '../../timeline/instant.js';
 import { serializeRequestedReplaceMetadata } from '../../timeline/replace-metadata.js';
-import { completeWrite, instantFileNames, markInflight, startWrite, type InflightWrite } from '../commit/commit-protocol.js';
+import { completeWrite, markInflight, startWrite, writeTransition, type InflightWrite } from '../commit/commit-protocol.js';
 import { heartbeatExpired } from '../commit/heartbeat.js';
 import { discardAttempt, recordingStorage } from './written-files.js';
 import { decidePartitionMoves, type PartitionMoveDecision } from './partition-move.js';
@@ -27,8 +30,10 @@ import { recordIndexChanges, updateKeyMap } from './index-upkeep.js';
 import { dropInterruptedSavepoints } from '../services/savepoint.js';
 import { finishPendingRestores } from '../services/restore.js';
 import { TableState } from '../table-state.js';
-import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write-options.js';
-import { buildRecords, collectRows, dedupeRecords, type WriteInput } from './records.js';
+import type { EngineContext } from '../context.js';
+import { checkTableMaintainable } from '../table-support.js';
+import type { ResolvedWriteOptions, WriteOptions } from './write-options.js';
+import { buildRecords, collectRows, type WriteInput } from './records.js';
 import { prepareSchema } from './write-schema.js';
 import { yielder } from '../yield.js';
 import { runPostCommit, runTableServices, type WriteWarning } from '../services/post-commit.js';
@@ -57,9 +62,8 @@ export interface WriteRequest {
   keys?: readonly string[];
   /** INSERT_OVERWRITE / DELETE_PARTITION: the partitions to replace. */
   partitions?: readonly string[];
+  /** Options of this write, over the table-level ones of the engine context. */
   options?: WriteOptions;
-  /** Table-level defaults (from createTable). */
-  defaults?: WriteOptions;
   /** In-memory index state kept by the table between writes. */
   keyMap?: { instant: string | undefined; map: TagMap };
   now?: Date;
@@ -68,38 +72,49 @@ export interface WriteRequest {
 const REPLACE_OPS = new Set<WriteOperation>(['INSERT_OVERWRITE', 'INSERT_OVERWRITE_TABLE', 'DELETE_PARTITION']);
 
 /**
- * Run one write against the table in `storage`. It resolves once the completed instant exists, even when a
+ * Run one write against the table of `ctx`. It resolves once the completed instant exists, even when a
  * post-commit service then fails (that failure is a warning on the result); it rejects only when the write
- * did not commit, and then leaves nothing behind (or a pending instant the next writer rolls back).
+ * did not commit, and then leaves nothing behind (or a pending instant the next writer rolls back). A table
+ * lakelet cannot maintain → `UNSUPPORTED` before anything is written.
  */
-export async function write(storage: Storage, request: WriteRequest): Promise<WriteResult> {
-  const options = resolveWriteOptions(request.defaults, request.options);
-  const input = request.input === undefined ? [] : await collectRows(request.input);
-  const { result, tableType } = await commitWithRetries(storage, request, options, input);
-  // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
-  result.warnings.push(...(await runTableServices(storage, tableType, options)));
-  return result;
+export async function write(ctx: EngineContext, request: WriteRequest): Promise<WriteResult> {
+  const { options, release } = ctx.writeOptions(request.options);
+  try {
+    const input = request.input === undefined ? [] : await collectRows(request.input);
+    const { result, tableType } = await commitWithRetries(ctx, request, options, input);
+    // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
+    result.warnings.push(...(await runTableServices(ctx, tableType, options)));
+    return result;
+  } finally {
+    await release();
+  }
 }
 
 /** The write's attempts: one, plus one per lost conflict while `retryOnConflict` allows. */
-async function commitWithRetries(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+async function commitWithRetries(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await writeOnce(storage, request, options, input);
+      return await writeOnce(ctx, request, options, input);
     } catch (err) {
+      ctx.invalidate(); // the attempt may have changed the timeline (its instant, a rollback) before it failed
       // Lost a conflict with a concurrent writer: this attempt left no trace; start over if allowed.
       if (!isLakeletError(err, 'CONFLICT') || attempt >= options.retryOnConflict) throw err;
     }
   }
 }
 
-async function writeOnce(storage: Storage, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
-  await finishPendingRestores(storage, request.now ? { now: request.now } : {});
-  await dropInterruptedSavepoints(storage);
-  await rollbackFailedWrites(storage, request.now, options.heartbeatTimeoutMs, options.clock);
+async function writeOnce(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+  const { storage } = ctx;
+  // A write always starts from the table as it is now; the start-up steps share that state, listed again only
+  // when one of them changed the timeline.
+  let loaded = await ctx.load();
+  await checkTableMaintainable(loaded, 'write');
+  if ((await finishPendingRestores(loaded, request.now ? { now: request.now } : {})).length > 0) loaded = await ctx.reload();
+  if ((await dropInterruptedSavepoints(loaded)) > 0) loaded = await ctx.reload();
+  if ((await rollbackFailedWrites(loaded, request.now, options.heartbeatTimeoutMs, options.clock)).length > 0) loaded = await ctx.reload();
   // Every call of the attempt goes through a recorder: if it does not commit, it deletes what it wrote.
   const recorder = recordingStorage(storage);
-  const state = await TableState.load(recorder.storage);
+  const state = new TableState(recorder.storage, loaded.config, loaded.timeline);
   const { config } = state;
   if (!config.populateMetaFields) throw new LakeletError('UNSUPPORTED', 'write: tables without meta fields (hoodie.populate.meta.fields=false) cannot be written yet', { field: 'hoodie.populate.meta.fields' });
   const op = request.operation;
@@ -108,8 +123,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   // 1. Records (validated before anything is written: bad input leaves the table untouched).
   let rows = input;
   const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, op === 'DELETE' ? [] : rows, options);
-  const orderingFields = config.orderingFields.filter((f) => schema.fields.some((x) => x.name === f));
-  const orderingKinds = orderingFields.map((f) => comparableKind(fieldType(schema, f) ?? { type: 'string' }));
+  const { orderingFields, orderingKinds } = orderingSpec(config.orderingFields, schema);
   let records: HoodieRecord[];
   if (op === 'DELETE') {
     records = request.keys
@@ -121,7 +135,7 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
   rows = []; // the validated records are all that is needed from here on
   const global = isGlobalIndex(options.index);
   const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
-  if (dedupe) records = dedupeRecords(records, global, orderingKinds);
+  if (dedupe) records = dedupeRecords(records, global, orderingKinds, await mainThreadKernels(options.kernels));
   options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
 
   for (const p of request.partitions ?? []) checkPartitionPath(config, p);
@@ -138,7 +152,11 @@ async function writeOnce(storage: Storage, request: WriteRequest, options: Resol
     await discardAttempt(storage, inflight, recorder.written).catch(() => undefined);
     throw err;
   }
-  if (schemaChanged) await schemaChanged(); // only a committed write gives the table its create schema
+  ctx.invalidate(); // committed: the timeline has a new instant
+  if (schemaChanged) {
+    await schemaChanged(); // only a committed write gives the table its create schema
+    ctx.invalidate({ config: true });
+  }
   return { result, tableType: config.tableType };
 }
 
@@ -159,7 +177,7 @@ function deleteByRow(raw: Record<string, unknown>, index: number, keyGenerator: 
 interface SchemaInfo {
   schema: import('../../format/avro/schema.js').AvroRecordSchema;
   orderingFields: string[];
-  orderingKinds: { kind: import('../../expr/filter.js').ComparableKind; scale: number }[];
+  orderingKinds: import('../../schema/compare.js').OrderingKind[];
   global: boolean;
 }
 
@@ -236,7 +254,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     }
   } else {
     for (const r of records) if (!r.isDelete) inserts.push(r);
-    if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts);
+    if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts, await mainThreadKernels(options.kernels));
     if (REPLACE_OPS.has(op)) replaced = replacedGroups(op, slices, records, request.partitions);
   }
 
@@ -319,26 +337,10 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
 /** Does this write's completed instant file exist? (Only this writer creates it: its instant is its own.) */
 async function completedFileExists(state: TableState, inflight: InflightWrite): Promise<boolean> {
   try {
-    await state.storage.head(`${state.config.timelinePath}/${instantFileNames(inflight.instantTime, inflight.action).completed}`);
+    await state.storage.head(writeTransition(state.storage, state, inflight).path('COMPLETED'));
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Sort records by partition, then key (bulk insert): grouped by partition first, each group sorted by key. */
-function sortByPartitionAndKey(records: HoodieRecord[]): void {
-  const groups = new Map<string, HoodieRecord[]>();
-  for (const r of records) {
-    let g = groups.get(r.partitionPath);
-    if (!g) groups.set(r.partitionPath, (g = []));
-    g.push(r);
-  }
-  let i = 0;
-  for (const p of [...groups.keys()].sort()) {
-    const g = groups.get(p) as HoodieRecord[];
-    g.sort((a, b) => (a.recordKey < b.recordKey ? -1 : a.recordKey > b.recordKey ? 1 : 0));
-    for (const r of g) records[i++] = r;
   }
 }
 
