@@ -1,5 +1,6 @@
 // Bounded retries with exponential backoff for the remote stores (S3, HTTP): a network error, a 5xx or a
 // 429 answer is tried again a few times; everything else is returned to the caller as it came.
+import { unsupported } from '../errors.js';
 
 /** A `fetch`-compatible function (the global one, a wrapper that counts bytes, a test double). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -21,10 +22,13 @@ export function isRetryableStatus(status: number): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The fetch to use: the given one, or the global one bound to globalThis (some runtimes need the binding). */
+/**
+ * The fetch to use: the given one, or the global one bound to globalThis (some runtimes need the binding);
+ * `UNSUPPORTED` when neither exists.
+ */
 export function resolveFetch(f: FetchLike | undefined): FetchLike {
   if (f) return f;
-  if (typeof globalThis.fetch !== 'function') throw new Error('storage: no global fetch; pass options.fetch');
+  if (typeof globalThis.fetch !== 'function') throw unsupported('storage: no global fetch; pass options.fetch', { value: typeof globalThis.fetch });
   return (input, init) => globalThis.fetch(input, init);
 }
 

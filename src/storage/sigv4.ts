@@ -1,6 +1,7 @@
 // AWS Signature Version 4 over WebCrypto (`crypto.subtle` HMAC-SHA256 / SHA-256), so the S3 adapter signs
 // requests the same way in browsers, edge runtimes (workerd) and Node 20 without any Node built-in.
 // Checked against AWS's published known-answer vectors in test/storage/sigv4.test.ts.
+import { unsupported } from '../errors.js';
 
 /** Credentials of an AWS (or S3-compatible) account. */
 export interface SigV4Credentials {
@@ -66,7 +67,7 @@ function bytesOf(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
 
 function subtle(): SubtleCrypto {
   const s = globalThis.crypto?.subtle;
-  if (!s) throw new Error('sigv4: crypto.subtle is not available (a secure context or Node 20+ is needed)');
+  if (!s) throw unsupported('sigv4: crypto.subtle is not available (a secure context or Node 20+ is needed)', { value: typeof s });
   return s;
 }
 

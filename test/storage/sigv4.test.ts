@@ -1,8 +1,9 @@
 // SigV4 signer against AWS's published known answers: the Signature Version 4 test suite (AKIDEXAMPLE,
 // service `service`) and the four S3 header-auth examples (AKIAIOSFODNN7EXAMPLE, bucket `examplebucket`).
 // s3rver never verifies signatures, so these vectors are what proves the signer.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { amzDate, EMPTY_SHA256, sha256Hex, signRequest, uriEncode } from '../../src/storage/sigv4.js';
+import { LakeletError } from '../../src/errors.js';
 
 /** The generic suite (aws-sig-v4-test-suite): host example.amazonaws.com, 2015-08-30T12:36:00Z, us-east-1. */
 const SUITE = {
@@ -150,5 +151,22 @@ describe('SigV4: details', () => {
     const signed = await signRequest({ method: 'GET', url: 'https://h/k', payloadHash: 'UNSIGNED-PAYLOAD' }, S3);
     expect(signed.headers['x-amz-content-sha256']).toBe('UNSIGNED-PAYLOAD');
     expect(signed.canonicalRequest.endsWith('\nUNSIGNED-PAYLOAD')).toBe(true);
+  });
+});
+
+describe('sigv4 without WebCrypto', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('raises UNSUPPORTED naming what crypto.subtle was', async () => {
+    vi.stubGlobal('crypto', {});
+    const err: unknown = await sha256Hex('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LakeletError);
+    expect(err).toMatchObject({
+      code: 'UNSUPPORTED',
+      message: 'sigv4: crypto.subtle is not available (a secure context or Node 20+ is needed)',
+      context: { value: 'undefined' },
+    });
   });
 });
