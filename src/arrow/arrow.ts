@@ -1,15 +1,19 @@
-// Arrow output: the Avro table schema mapped to an Apache Arrow schema, and rows (lakelet's value model)
-// turned into an Arrow Table column by column. Top-level microsecond timestamp columns go through their raw
-// int64 values both ways, so microseconds survive (nested ones keep milliseconds).
+// Apache Arrow, the only module that imports it (callers load it with a dynamic import, so apps that never
+// touch Arrow never bundle it): Avro ↔ Arrow schemas, and rows (lakelet's value model) ↔ Arrow Tables. Top-level
+// microsecond timestamp columns go through their raw int64 values both ways, so microseconds survive.
 import {
-  Binary, Bool, DateDay, Decimal, Field, Float32, Float64, Int32, Int64, List, Map_, Null, Schema, Struct, Table,
-  TimeMicrosecond, TimeMillisecond, TimestampMicrosecond, TimestampMillisecond, Utf8, Vector,
+  Binary, Bool, DateDay, Decimal, Field, Float32, Float64, Int32, Int64, List, Map_, Null, Precision, Schema, Struct, Table,
+  TimeMicrosecond, TimeMillisecond, TimestampMicrosecond, TimestampMillisecond, TimeUnit, Type, Utf8, Vector,
   vectorFromArray, DataType, makeData, makeVector,
 } from 'apache-arrow';
 import { epochMicros } from '../schema/timestamp-micros.js';
 import { dateFromMicros, formatDecimal } from '../schema/values.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
-import { nonNullType } from '../schema/table-schema.js';
+import { isMetaField, nonNullType } from '../schema/table-schema.js';
+import { checkFieldName, checkRecordName, recordSchema, schemaError } from '../schema/infer.js';
+
+/** Arrow's Table and Schema, for type-only imports elsewhere (which load this module lazily). */
+export type { Schema as ArrowSchema, Table as ArrowTable } from 'apache-arrow';
 
 /** The Arrow type of an Avro type (unions of several non-null types become Utf8 JSON text). */
 export function arrowType(type: AvroSchema): DataType {
@@ -180,4 +184,92 @@ function rawMicros(vector: Vector): (i: number) => unknown {
     const raw = c?.values[c.offset + i - c.start];
     return raw === undefined ? null : dateFromMicros(raw);
   };
+}
+
+// ---- Arrow schema → Avro ----
+
+/** Bytes of the smallest fixed that holds a decimal of `precision` digits (as Spark/Hudi size them). */
+export function decimalFixedSize(precision: number): number {
+  let size = 1;
+  while (2n ** BigInt(8 * size - 1) < 10n ** BigInt(precision)) size++;
+  return size;
+}
+
+function arrowTypeJson(type: DataType, path: string, fieldName: string, namespace: string): unknown {
+  const t = type as DataType & Record<string, unknown>;
+  switch (type.typeId) {
+    case Type.Null: return 'string';
+    case Type.Bool: return 'boolean';
+    case Type.Int: {
+      const bits = t.bitWidth as number;
+      const signed = t.isSigned as boolean;
+      return bits < 32 || (bits === 32 && signed) ? 'int' : 'long';
+    }
+    case Type.Float: return t.precision === Precision.DOUBLE ? 'double' : 'float';
+    case Type.Utf8: case Type.LargeUtf8: case Type.Utf8View: return 'string';
+    case Type.Binary: case Type.LargeBinary: case Type.BinaryView: return 'bytes';
+    case Type.FixedSizeBinary: return { type: 'fixed', name: 'fixed', namespace: `${namespace}.${fieldName}`, size: t.byteWidth };
+    case Type.Decimal: {
+      const precision = t.precision as number;
+      const scale = t.scale as number;
+      return { type: 'fixed', name: 'fixed', namespace: `${namespace}.${fieldName}`, size: decimalFixedSize(precision), logicalType: 'decimal', precision, scale };
+    }
+    case Type.Date: return { type: 'int', logicalType: 'date' };
+    case Type.Time: {
+      const unit = t.unit as TimeUnit;
+      return unit === TimeUnit.SECOND || unit === TimeUnit.MILLISECOND ? { type: 'int', logicalType: 'time-millis' } : { type: 'long', logicalType: 'time-micros' };
+    }
+    case Type.Timestamp: {
+      const unit = t.unit as TimeUnit;
+      const local = t.timezone === null || t.timezone === undefined || t.timezone === '';
+      const precision = unit === TimeUnit.SECOND || unit === TimeUnit.MILLISECOND ? 'millis' : 'micros';
+      return { type: 'long', logicalType: `${local ? 'local-' : ''}timestamp-${precision}` };
+    }
+    case Type.List: case Type.LargeList: case Type.FixedSizeList: {
+      const child = type.children[0] as Field | undefined;
+      if (child === undefined) throw schemaError(`list field '${path}' has no item type`, path);
+      const items = arrowTypeJson(child.type, `${path}[]`, fieldName, namespace);
+      return { type: 'array', items: child.nullable ? ['null', items] : items };
+    }
+    case Type.Struct: {
+      const children = type.children as Field[];
+      const out: Record<string, unknown> = { type: 'record', name: fieldName, namespace, fields: children.map((c) => arrowFieldJson(c, `${path}.${c.name}`, `${namespace}.${fieldName}`)) };
+      return out;
+    }
+    case Type.Map: {
+      const entries = type.children[0] as Field | undefined;
+      const key = entries?.type.children[0] as Field | undefined;
+      const value = entries?.type.children[1] as Field | undefined;
+      if (key === undefined || value === undefined) throw schemaError(`map field '${path}' has no key/value types`, path);
+      if (key.type.typeId !== Type.Utf8 && key.type.typeId !== Type.LargeUtf8) throw schemaError(`map field '${path}' has non-string keys (Avro maps have string keys)`, path, String(key.type));
+      const values = arrowTypeJson(value.type, `${path}{}`, fieldName, namespace);
+      return { type: 'map', values: value.nullable ? ['null', values] : values };
+    }
+    case Type.Dictionary: return arrowTypeJson(t.dictionary as DataType, path, fieldName, namespace);
+    default:
+      throw schemaError(`field '${path}' has Arrow type ${String(type)}, which Hudi tables cannot store`, path, String(type));
+  }
+}
+
+function arrowFieldJson(field: Field, path: string, namespace: string): unknown {
+  checkFieldName(field.name, path);
+  const type = arrowTypeJson(field.type, path, field.name, namespace);
+  return field.nullable || field.type.typeId === Type.Null ? { name: field.name, type: ['null', type], default: null } : { name: field.name, type };
+}
+
+/**
+ * The Avro record schema of an Arrow schema (the reverse of {@link arrowSchema}): Int8/16/32 and UInt8/16 →
+ * int, Int64/UInt32/UInt64 → long, Float16/32 → float, Float64 → double, Utf8 → string, Binary → bytes,
+ * FixedSizeBinary → fixed, Decimal → fixed decimal sized like Spark's, Date → date, Time → time-millis/micros,
+ * Timestamp with a zone → timestamp-millis/micros (seconds → millis, nanoseconds → micros) and without a zone →
+ * local-timestamp-*, List → array, Struct → record, Map (string keys) → map, Dictionary → its value type, Null →
+ * nullable string. Nullable Arrow fields become `["null", T]` with default null. Meta fields are dropped.
+ */
+export function avroSchemaFromArrow(schema: Schema, name: string, namespace = ''): AvroRecordSchema {
+  checkRecordName(name);
+  const childNamespace = namespace === '' ? name : `${namespace}.${name}`;
+  const fields = schema.fields.filter((f) => !isMetaField(f.name)).map((f) => arrowFieldJson(f, f.name, childNamespace));
+  const json: Record<string, unknown> = { type: 'record', name, fields };
+  if (namespace !== '') json.namespace = namespace;
+  return recordSchema(json);
 }

@@ -4,12 +4,12 @@ import type { RecordMergeMode, TableType } from '../config/table-config.js';
 import { createTableProperties } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson } from '../format/avro/schema.js';
-import { normalizeUserSchema } from '../schema/infer.js';
+import { normalizeUserSchema } from '../schema/user-schema.js';
 import { createKeyGenerator, inferKeyGeneratorType, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
 import { ESCAPED_PARTITION_PATH_PROPERTY } from '../keygen/partition-path.js';
 import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-key-generator.js';
 import type { Storage } from '../storage/storage.js';
-import { PROPERTIES_PATH } from './table-state.js';
+import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
 
 /** Options of `createTable`. Write options given here become the table's defaults for every write. */
@@ -64,7 +64,7 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   }
   // Readers decode the writer's safety escapes in partition values only in tables that say they hold them.
   if (partitionFields.length > 0 && kind !== 'TIMESTAMP') extra[ESCAPED_PARTITION_PATH_PROPERTY] = 'true';
-  const schema = options.schema === undefined || options.schema === null ? undefined : normalizeUserSchema(options.schema as object, `${options.name.replace(/[^A-Za-z0-9_]/g, '_')}_record`);
+  const schema = options.schema === undefined || options.schema === null ? undefined : await normalizeUserSchema(options.schema as object, `${options.name.replace(/[^A-Za-z0-9_]/g, '_')}_record`);
   // The key generator must take the fields (and, with a schema, find them) before the table exists.
   const keyGenOptions: KeyGeneratorOptions = {
     type: kind,

@@ -2,8 +2,10 @@
 // crashed holder's lock, an owner whose heartbeat stopped, the wait limit — all on a manual clock, no sleeping —
 // and no lock or fence files left behind.
 import { describe, expect, test } from 'vitest';
-import { COMMIT_LOCK_PATH, DEFAULT_LOCK_EXPIRE_MS, withCommitLock } from '../../src/engine/commit/commit-lock.js';
-import { LakeletError, manualClock, memoryStorage, type Storage } from '../../src/index.js';
+import { DEFAULT_LOCK_EXPIRE_MS, withCommitLock } from '../../src/engine/commit/commit-lock.js';
+import { COMMIT_LOCK_PATH } from '../../src/layout.js';
+import { LakeletError, memoryStorage, type Storage } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
 const EXPIRE = DEFAULT_LOCK_EXPIRE_MS;

@@ -4,7 +4,8 @@
 // heartbeat timeout, manual clock.
 import { describe, expect, test } from 'vitest';
 import { runCompaction, scheduleCompaction } from '../../src/engine/services/compaction.js';
-import { createTable, LakeletError, manualClock, memoryStorage, Table, type Storage } from '../../src/index.js';
+import { createTable, LakeletError, memoryStorage, Table, type Storage } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage, type CallMatch, type Phase } from '../helpers/pausing-storage.js';
 
 const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];

@@ -5,7 +5,8 @@ import { describe, expect, test } from 'vitest';
 import { scheduleCompaction, runCompaction } from '../../src/engine/services/compaction.js';
 import { logFileName } from '../../src/file-group/file-names.js';
 import { parseCompactionPlan, serializeCompactionPlan } from '../../src/timeline/compaction-plan.js';
-import { createTable, LakeletError, manualClock, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
 const OPTS = { bloomFilter: { numEntries: 100 } };

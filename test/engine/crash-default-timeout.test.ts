@@ -6,7 +6,8 @@
 // pending one exists; once the clock passes the timeout the next write rolls the crashed one back and
 // leaves only committed files.
 import { describe, expect, test } from 'vitest';
-import { isLakeletError, manualClock, openTable, Table, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
+import { isLakeletError, openTable, Table, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { CrashModel, mrow } from '../helpers/crash-model.js';
 import { checkInventory, checkReads } from '../helpers/crash-oracle.js';
 import { completedInstants, input, NEXT, standardSetup } from '../helpers/crash-harness.js';

@@ -3,7 +3,8 @@
 // it (its blocks were uncommitted anyway) instead of failing with NOT_FOUND; a missing log that a completed
 // commit wrote is still NOT_FOUND. Driven by pausing storage and a manual clock.
 import { describe, expect, test } from 'vitest';
-import { createTable, isLakeletError, LakeletError, manualClock, memoryStorage, openTable, type Storage } from '../../src/index.js';
+import { createTable, isLakeletError, LakeletError, memoryStorage, openTable, type Storage } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
 const KEYS = ['k0', 'k1', 'k2', 'k3'];

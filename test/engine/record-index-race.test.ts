@@ -3,11 +3,12 @@
 // equals a plain scan; a shard file missing when a write reads it makes that write rebuild the index instead
 // of failing. Driven by pausing storage and a manual clock.
 import { describe, expect, test } from 'vitest';
-import { COMMIT_LOCK_PATH } from '../../src/engine/commit/commit-lock.js';
+import { COMMIT_LOCK_PATH } from '../../src/layout.js';
 import { ensureCurrent, readAllEntries, readRecordIndexManifest, sliceKeyReader } from '../../src/engine/write/record-index.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/index/record-index-format.js';
-import { createTable, manualClock, memoryStorage, openTable, type Storage, type TableType } from '../../src/index.js';
+import { createTable, memoryStorage, openTable, type Storage, type TableType } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
 
 const SCHEMA = {

@@ -12,7 +12,8 @@
 // every success created its completed instant and was never rolled back, no failure left a commit, no
 // instant time requested by two actions, nothing pending after recovery (no wedged plan: the final
 // compaction succeeds), no commit lock left behind, and actors fail only with CONFLICT or ABORTED.
-import { LakeletError, Table, createTable, isLakeletError, manualClock, memoryStorage, openTable, type TableType, type WriteOptions, type WriteResult } from '../../src/index.js';
+import { LakeletError, Table, createTable, isLakeletError, memoryStorage, openTable, type TableType, type WriteOptions, type WriteResult } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import { parseRollbackPlan } from '../../src/timeline/rollback-metadata.js';
 import { Random } from './random.js';
 import { Scheduler, withSeededUuids } from './scheduler.js';

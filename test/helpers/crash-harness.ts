@@ -4,7 +4,8 @@
 // rejection must be the injected fault, a reported failure must not have landed, and the next write must
 // succeed, finish the recovery, and leave only committed or allowed files.
 import { expect } from 'vitest';
-import { manualClock, Table, type IndexType, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
+import { Table, type IndexType, type Storage, type TableType, type WriteOptions } from '../../src/index.js';
+import { manualClock } from '../../src/engine/clock.js';
 import type { StoreKind } from './crash-stores.js';
 import { checkInventory, checkReads, checkRecordIndex } from './crash-oracle.js';
 import { CrashModel, mrow, type ModelRow } from './crash-model.js';

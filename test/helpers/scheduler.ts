@@ -10,7 +10,8 @@
 // (`setImmediate`, which drains every queued microtask first) and picks only if no new call arrived
 // meanwhile. An actor that is running (or awaiting a real timer of the engine) is simply waited for: the
 // scheduler wakes on the next call or finish, never on a timer of its own.
-import type { ByteRange, Clock, FileInfo, ListOptions, Storage } from '../../src/index.js';
+import type { Clock, FileInfo, Storage } from '../../src/index.js';
+import type { ByteRange, ListOptions } from '../../src/storage/storage.js';
 import { isLakeletError } from '../../src/index.js';
 import { Random } from './random.js';
 

@@ -6,11 +6,13 @@ import { formatProperties, parseProperties } from '../../config/properties.js';
 import { partitionMetadataText } from '../../config/table-properties.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
 import { checkSchemaEvolution } from '../../schema/validate.js';
-import { inferAvroSchema, normalizeUserSchema } from '../../schema/infer.js';
+import { inferAvroSchema } from '../../schema/infer.js';
+import { normalizeUserSchema } from '../../schema/user-schema.js';
 import { withoutMetaFields } from '../../schema/table-schema.js';
 import { createKeyGenerator, keyGeneratorOptionsFromConfig, type KeyGenerator } from '../../keygen/key-generator.js';
 import type { Storage } from '../../storage/storage.js';
-import { PROPERTIES_PATH, type TableState } from '../table-state.js';
+import { partitionMetadataPath, PROPERTIES_PATH } from '../../layout.js';
+import type { TableState } from '../table-state.js';
 
 /** The schema a write uses. */
 export interface WriteSchema {
@@ -32,7 +34,7 @@ export async function prepareSchema(state: TableState, rows: readonly Record<str
   const name = `${config.name.replace(/[^A-Za-z0-9_]/g, '_')}_record`;
   let schema = current;
   if (options.schema !== undefined && options.schema !== null) {
-    const next = normalizeUserSchema(options.schema as object, name);
+    const next = await normalizeUserSchema(options.schema as object, name);
     if (current.fields.length > 0) checkSchemaEvolution(current, next);
     schema = next;
   } else if (current.fields.length === 0 && rows.length > 0) {
@@ -63,7 +65,7 @@ async function addCreateSchema(storage: Storage, schema: AvroRecordSchema): Prom
 /** Write `.hoodie_partition_metadata` into a partition that does not have one yet. */
 export async function ensurePartitionMetadata(storage: Storage, knownPartitions: readonly string[], partitionPath: string, instantTime: string): Promise<void> {
   if (knownPartitions.includes(partitionPath)) return;
-  const path = partitionPath === '' ? '.hoodie_partition_metadata' : `${partitionPath}/.hoodie_partition_metadata`;
+  const path = partitionMetadataPath(partitionPath);
   const depth = partitionPath === '' ? 0 : partitionPath.split('/').length;
   await storage.writeIfAbsent(path, new TextEncoder().encode(partitionMetadataText(instantTime, depth)));
 }

@@ -1,0 +1,62 @@
+// The public option and result types, in one module: the few defined here are purely public (no engine code
+// takes them); the rest are re-exported from the module that uses them. index.ts exports exactly this list.
+import type { Filter } from './expr/filter.js';
+import type { QueryOptions } from './engine/read/query.js';
+
+export type { Storage, FileInfo } from './storage/storage.js';
+export type { LakeletErrorCode } from './errors.js';
+export type { TableConfig, TableType } from './config/table-config.js';
+export type { Instant } from './timeline/instant.js';
+export type { CommitMetadata } from './timeline/commit-metadata.js';
+export type { FileSlice } from './file-group/file-slice.js';
+export type { AvroRecordSchema } from './format/avro/schema.js';
+export type { Filter } from './expr/filter.js';
+export type { QueryOptions, IncrementalOptions } from './engine/read/query.js';
+export type { ReadWarning } from './engine/read/file-slice-reader.js';
+export type { WriteInput } from './engine/write/records.js';
+export type { WriteOptions, WriteProgress } from './engine/write/write-options.js';
+export type { WriteResult } from './engine/write/write-client.js';
+export type { WriteWarning } from './engine/services/post-commit.js';
+export type { CreateTableOptions } from './engine/create-table.js';
+export type { IndexType } from './index/index-type.js';
+export type { Clock } from './engine/clock.js';
+export type { CleanOptions, CleanResult } from './engine/services/clean.js';
+export type { ArchivalOptions } from './plan/archival-plan.js';
+export type { CompactionResult } from './engine/services/compaction.js';
+export type { SavepointOptions, SavepointResult } from './engine/services/savepoint.js';
+export type { RestoreResult } from './engine/services/restore.js';
+export type { RollbackResult } from './engine/services/rollback.js';
+export type { S3StorageOptions } from './storage/s3.js';
+export type { HttpStorageOptions } from './storage/http.js';
+export type { FileListEntry } from './storage/file-list.js';
+export type { OpfsStorage } from './storage/opfs.js';
+export type { IndexedDbStorage } from './storage/indexeddb.js';
+
+/** Options of `Table.fileSlices`. */
+export interface FileSliceOptions {
+  asOf?: string | Date;
+  readOptimized?: boolean;
+  /** Incremental: exclusive start instant. */
+  from?: string | Date;
+  /** Incremental: inclusive end instant (default the latest write). */
+  to?: string | Date;
+  /** Filters on partition fields prune partitions. */
+  filters?: readonly (Filter | string)[];
+}
+
+/** Options of `Table.rows`: a snapshot query, or an incremental one when `from` is set. */
+export type RowsOptions = QueryOptions & { from?: string | Date; to?: string | Date };
+
+/** What a table still keeps for time travel (`Table.retention`). */
+export interface TableRetention {
+  /**
+   * The oldest instant a time-travel query can read and the clean that set it (queries before it fail with
+   * `NOT_FOUND`, except at a savepoint); absent when no clean has removed anything.
+   */
+  oldestReadable?: { instant: string; clean: string };
+  /**
+   * The completed savepoints, oldest first: their snapshots stay readable and the cleaner keeps their files.
+   * Who, when and why are absent when the savepoint file cannot be read.
+   */
+  savepoints: { instant: string; savepointedBy?: string; savepointedAt?: Date; comments?: string }[];
+}
