@@ -3,8 +3,10 @@
 // COMMAND block written in a new log version for every log file it wrote (merge-on-read, as Hudi does),
 // its timeline files removed, then `<r>.rollback` completed. Interrupted rollbacks are finished later.
 import { isLakeletError, LakeletError } from '../../errors.js';
-import { parseBaseFileName, parseLogFileName } from '../../file-group/file-names.js';
+import { logFileName, parseLogFileName } from '../../file-group/file-names.js';
+import { baseName, heartbeatPath, HEARTBEAT_DIR, instantFilePath, MARKERS_DIR, parentPath, partitionFilePath, timelineFilePath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
+import { commandBlockSlices, rollbackPlan, rollbackTargets, targetsOfPlan, type RollbackTargets } from '../../plan/rollback-plan.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
 import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan } from '../../timeline/rollback-metadata.js';
@@ -12,8 +14,10 @@ import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-pro
 import { withCommitLock } from '../commit/commit-lock.js';
 import { systemClock, type Clock } from '../clock.js';
 import { nextLogVersion, rollbackCommandBlock } from '../write/append-handle.js';
-import { TableState } from '../table-state.js';
-import { HEARTBEAT_DIR, HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
+import type { TableState } from '../table-state.js';
+import { reloadTimeline } from '../context.js';
+import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
+import { instantTransition } from '../commit/transitions.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -29,47 +33,19 @@ export interface RollbackResult {
   unfinished?: string;
 }
 
-/** What a rollback removes: base files to delete, log files whose blocks a command block must hide. */
-interface RollbackTargets {
-  baseFiles: string[];
-  logFiles: string[];
-}
-
-function partitionOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
-const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Data files the target instant wrote: from its markers and, when completed, its write stats. */
+/** Data files the target instant wrote (plan/rollback-plan.ts): from its markers and, when completed, its write stats. */
 async function targetsOf(state: TableState, target: Instant): Promise<RollbackTargets> {
-  const files = new Set(await markedFiles(state.storage, target.requestedTime));
-  if (target.state === 'COMPLETED') {
-    const path = `${state.config.timelinePath}/${target.fileName}`;
-    const md = parseCommitMetadata(await state.storage.read(path), path);
-    for (const stats of Object.values(md.partitionToWriteStats)) {
-      for (const s of stats) {
-        if (!s.path) continue;
-        const base = parseBaseFileName(nameOf(s.path));
-        if ((base && base.instantTime === target.requestedTime) || (!base && parseLogFileName(nameOf(s.path)))) files.add(s.path);
-      }
-    }
-  }
-  const all = [...files].sort();
-  return { baseFiles: all.filter((f) => !parseLogFileName(nameOf(f))), logFiles: all.filter((f) => parseLogFileName(nameOf(f))) };
+  const marked = await markedFiles(state.storage, target.requestedTime);
+  const path = timelineFilePath(state.config, target);
+  const metadata = target.state === 'COMPLETED' ? parseCommitMetadata(await state.storage.read(path), path) : undefined;
+  return rollbackTargets(target, marked, metadata);
 }
 
 /** Write a rollback command block as the next log version of each log file's slice; returns the new paths. */
 async function writeCommandBlocks(storage: Storage, rollbackTime: string, targetInstant: string, logFiles: readonly string[]): Promise<Record<string, number>> {
   const written: Record<string, number> = {};
   const block = rollbackCommandBlock(rollbackTime, targetInstant);
-  const slices = new Map<string, { partition: string; fileId: string; base: string }>();
-  for (const path of logFiles) {
-    const log = parseLogFileName(nameOf(path));
-    if (log) slices.set(`${partitionOf(path)}\u0000${log.fileId}\u0000${log.instantTime}`, { partition: partitionOf(path), fileId: log.fileId, base: log.instantTime });
-  }
-  for (const { partition, fileId, base } of slices.values()) {
+  for (const { partitionPath: partition, fileId, baseInstantTime: base } of commandBlockSlices(logFiles)) {
     const files = await storage.list(partition);
     // An interrupted run of this same rollback may have written the block already: reuse that file rather
     // than leave it behind unreferenced (the block's bytes name this rollback instant, so equal bytes are it).
@@ -78,10 +54,9 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
       written[again] = block.length;
       continue;
     }
-    const present = files.map((f) => parseLogFileName(nameOf(f.path))).filter((l) => l !== undefined);
+    const present = files.map((f) => parseLogFileName(baseName(f.path))).filter((l) => l !== undefined);
     const version = nextLogVersion(present.map((l) => ({ fileId: l.fileId, instantTime: l.instantTime, version: l.version })), fileId, base);
-    const name = `.${fileId}_${base}.log.${version}_1-0-1`;
-    const path = partition === '' ? name : `${partition}/${name}`;
+    const path = partitionFilePath(partition, logFileName(fileId, base, version, '1-0-1'));
     await storage.write(path, block);
     written[path] = block.length;
   }
@@ -91,7 +66,7 @@ async function writeCommandBlocks(storage: Storage, rollbackTime: string, target
 /** A log file of the slice holding exactly `block`, if any. */
 async function findSameBlock(storage: Storage, files: readonly { path: string; size: number }[], fileId: string, base: string, block: Uint8Array): Promise<string | undefined> {
   for (const f of files) {
-    const log = parseLogFileName(nameOf(f.path));
+    const log = parseLogFileName(baseName(f.path));
     if (!log || log.fileId !== fileId || log.instantTime !== base || f.size !== block.length) continue;
     const bytes = await storage.read(f.path);
     if (bytes.length === block.length && bytes.every((b, i) => b === block[i])) return f.path;
@@ -108,7 +83,7 @@ async function executeRollback(state: TableState, rollbackTime: string, target: 
   // The completed file goes first: from then on readers no longer see the write, the rollback has taken
   // effect, and a later failure is not reported as if nothing happened — the pending rollback is finished
   // by the next writer.
-  const completed = targetFiles.filter((x) => x.state === 'COMPLETED').map((f) => `${config.timelinePath}/${f.fileName}`);
+  const completed = targetFiles.filter((x) => x.state === 'COMPLETED').map((f) => timelineFilePath(config, f));
   for (const f of completed) {
     try {
       await storage.delete(f);
@@ -140,13 +115,13 @@ async function finishRollback(state: TableState, rollbackTime: string, target: {
   const { storage, config } = state;
   for (const f of targets.baseFiles) await storage.delete(f);
   const commandLogs = await writeCommandBlocks(storage, rollbackTime, target.requestedTime, targets.logFiles);
-  for (const f of targetFiles.filter((x) => x.state !== 'COMPLETED')) await storage.delete(`${config.timelinePath}/${f.fileName}`);
+  for (const f of targetFiles.filter((x) => x.state !== 'COMPLETED')) await storage.delete(timelineFilePath(config, f));
   await deleteMarkers(storage, target.requestedTime);
   const byPartition: Record<string, { partitionPath: string; successDeleteFiles: string[]; rollbackLogFiles: Record<string, number>; logFilesFromFailedCommit: Record<string, number> }> = {};
   const entry = (p: string) => (byPartition[p] ??= { partitionPath: p, successDeleteFiles: [], rollbackLogFiles: {}, logFilesFromFailedCommit: {} });
-  for (const f of targets.baseFiles) entry(partitionOf(f)).successDeleteFiles.push(f);
-  for (const [f, size] of Object.entries(commandLogs)) entry(partitionOf(f)).rollbackLogFiles[f] = size;
-  for (const f of targets.logFiles) entry(partitionOf(f)).logFilesFromFailedCommit[f] = 0;
+  for (const f of targets.baseFiles) entry(parentPath(f)).successDeleteFiles.push(f);
+  for (const [f, size] of Object.entries(commandLogs)) entry(parentPath(f)).rollbackLogFiles[f] = size;
+  for (const f of targets.logFiles) entry(parentPath(f)).logFilesFromFailedCommit[f] = 0;
   const metadata = serializeRollbackMetadata({
     startRollbackTime: rollbackTime,
     timeTakenInMillis: Math.max(0, clock.now() - started),
@@ -155,22 +130,14 @@ async function finishRollback(state: TableState, rollbackTime: string, target: {
     partitionMetadata: byPartition,
     instantsRollback: [{ commitTime: target.requestedTime, action: target.action }],
   });
-  await storage.write(`${config.timelinePath}/${rollbackTime}.rollback`, metadata);
+  await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite' });
   return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }
 
 /** Write the rollback plan `<r>.rollback.requested` for `target`. */
 async function planRollback(state: TableState, rollbackTime: string, target: Instant, targets: RollbackTargets): Promise<void> {
-  const partitions = new Set([...targets.baseFiles, ...targets.logFiles].map(partitionOf));
-  const plan = serializeRollbackPlan({
-    instantToRollback: { commitTime: target.requestedTime, action: target.action },
-    rollbackRequests: [...partitions].sort().map((partitionPath) => ({
-      partitionPath,
-      filesToBeDeleted: targets.baseFiles.filter((f) => partitionOf(f) === partitionPath),
-      logBlocksToBeDeleted: Object.fromEntries(targets.logFiles.filter((f) => partitionOf(f) === partitionPath).map((f) => [f, 0])),
-    })),
-  });
-  await state.storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.requested`, plan);
+  const plan = serializeRollbackPlan(rollbackPlan(target, targets));
+  await instantTransition(state.storage, state.config, rollbackTime, 'rollback').request(plan, { mode: 'overwrite' });
 }
 
 function checkRollbackable(target: Instant): void {
@@ -187,7 +154,7 @@ export async function rollbackInstant(state: TableState, target: Instant, now: D
   const rollbackTime = newInstantTime(state, now);
   const targets = await targetsOf(state, target);
   await planRollback(state, rollbackTime, target, targets);
-  await state.storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
+  await instantTransition(state.storage, state.config, rollbackTime, 'rollback').markInflight();
   return executeRollback(state, rollbackTime, target, targets, started, clock);
 }
 
@@ -214,16 +181,18 @@ export interface RollbackOptions {
  * that it is still pending (and, unless `force`, that its heartbeat expired) and write the rollback plan.
  * A writer that commits holds the same lock and refuses to complete once a plan for its instant exists, so
  * a write is either committed or rolled back, never both. Undefined when the write completed (or vanished,
- * or came back to life) meanwhile.
+ * or came back to life) meanwhile. `loaded` is the table as the caller loaded it; the lock holder lists the
+ * timeline afresh.
  */
-export async function rollbackPendingWrite(storage: Storage, time: string, options: RollbackOptions, force: boolean): Promise<RollbackResult | undefined> {
+export async function rollbackPendingWrite(loaded: TableState, time: string, options: RollbackOptions, force: boolean): Promise<RollbackResult | undefined> {
+  const storage = loaded.storage;
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const started = clock.now();
-  const owner = newInstantTime(await TableState.load(storage), options.now ?? clock);
+  const owner = newInstantTime(loaded, options.now ?? clock);
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
   const planned = await withCommitLock(storage, owner, async () => {
-    const state = await TableState.load(storage);
+    const state = await reloadTimeline(loaded);
     const target = state.timeline.get(time);
     if (!target || target.state === 'COMPLETED' || !WRITE_ACTIONS.has(target.action)) return undefined;
     if (!force && !(await heartbeatExpired(storage, time, timeoutMs, clock))) return undefined;
@@ -234,9 +203,9 @@ export async function rollbackPendingWrite(storage: Storage, time: string, optio
   }, { ownerGone, clock });
   if (!planned) return undefined;
   const { state, target, targets, rollbackTime } = planned;
-  await storage.write(`${state.config.timelinePath}/${rollbackTime}.rollback.inflight`, new Uint8Array(0));
+  await instantTransition(storage, state.config, rollbackTime, 'rollback').markInflight();
   const result = await executeRollback(state, rollbackTime, target, targets, started, clock);
-  await storage.delete(`${HEARTBEAT_DIR}/${time}`);
+  await storage.delete(heartbeatPath(time));
   return result;
 }
 
@@ -248,36 +217,35 @@ export function isTableServiceCommit(state: TableState, instant: Instant): boole
 /**
  * Bring the table to a clean state before a write: finish interrupted rollbacks, then roll back every
  * pending commit, deltacommit or replacecommit whose writer is gone — its heartbeat silent for longer than
- * `heartbeatTimeoutMs` (0: every pending write, for single-writer use) by `clock`. Returns the rollbacks done.
+ * `heartbeatTimeoutMs` (0: every pending write, for single-writer use) by `clock`. Returns the rollbacks done
+ * (none: the timeline of `loaded`, the table as the caller loaded it, is unchanged).
  */
-export async function rollbackFailedWrites(storage: Storage, now?: Date, heartbeatTimeoutMs = 0, clock: Clock = systemClock): Promise<RollbackResult[]> {
+export async function rollbackFailedWrites(loaded: TableState, now?: Date, heartbeatTimeoutMs = 0, clock: Clock = systemClock): Promise<RollbackResult[]> {
   const results: RollbackResult[] = [];
-  let state = await TableState.load(storage);
+  const storage = loaded.storage;
+  let state = loaded;
   for (const pending of state.timeline.pending().filter((i) => i.action === 'rollback')) {
-    const path = `${state.config.timelinePath}/${pending.requestedTime}.rollback.requested`;
+    const path = instantFilePath(state.config, pending.requestedTime, 'rollback', 'REQUESTED');
     const plan = parseRollbackPlan(await storage.read(path), path);
-    const targets: RollbackTargets = {
-      baseFiles: plan.rollbackRequests.flatMap((r) => r.filesToBeDeleted),
-      logFiles: plan.rollbackRequests.flatMap((r) => Object.keys(r.logBlocksToBeDeleted)),
-    };
+    const targets = targetsOfPlan(plan);
     results.push(await executeRollback(state, pending.requestedTime, { requestedTime: plan.instantToRollback.commitTime, action: plan.instantToRollback.action }, targets, clock.now(), clock));
-    await storage.delete(`${HEARTBEAT_DIR}/${plan.instantToRollback.commitTime}`);
-    state = await TableState.load(storage);
+    await storage.delete(heartbeatPath(plan.instantToRollback.commitTime));
+    state = await reloadTimeline(state);
   }
   for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action))) {
     // A pending write whose writer still beats its heartbeat is running elsewhere: leave it alone.
     if (!(await heartbeatExpired(storage, pending.requestedTime, heartbeatTimeoutMs, clock))) continue;
-    const done = await rollbackPendingWrite(storage, pending.requestedTime, { ...(now && { now }), clock, heartbeatTimeoutMs }, false);
+    const done = await rollbackPendingWrite(state, pending.requestedTime, { ...(now && { now }), clock, heartbeatTimeoutMs }, false);
     if (done) results.push(done);
-    state = await TableState.load(storage);
+    state = await reloadTimeline(state);
   }
   // Heartbeats and markers of writes that completed but crashed before cleaning up after themselves.
   for (const hb of await storage.list(HEARTBEAT_DIR)) {
-    const instant = hb.path.slice(hb.path.lastIndexOf('/') + 1);
+    const instant = baseName(hb.path);
     if (hb.kind === 'file' && !state.timeline.pending().some((i) => i.requestedTime === instant)) await storage.delete(hb.path);
   }
-  for (const dir of await storage.list('.hoodie/.temp')) {
-    const instant = dir.path.slice(dir.path.lastIndexOf('/') + 1);
+  for (const dir of await storage.list(MARKERS_DIR)) {
+    const instant = baseName(dir.path);
     if (dir.kind === 'directory' && state.timeline.completedAt(instant)) await deleteMarkers(storage, instant);
   }
   return results;
