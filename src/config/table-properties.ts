@@ -1,6 +1,6 @@
 // Creating a v6 table's `.hoodie/hoodie.properties` (and each partition's `.hoodie_partition_metadata`) as
 // Java Hudi 0.14/0.15 writes them: Java-properties text, comment header, checksum (hudi-format.md §2, §12).
-import { LakeletError } from '../errors.js';
+import { invalidArgument } from '../errors.js';
 import { tableChecksum } from './checksum.js';
 import { formatProperties } from './properties.js';
 import type { RecordMergeMode, TableType } from './table-config.js';
@@ -75,16 +75,12 @@ function javaInstantString(d: Date): string {
   return d.toISOString().replace('.000Z', 'Z');
 }
 
-function invalid(message: string, field: string, value?: unknown): LakeletError {
-  return new LakeletError('INVALID_ARGUMENT', `table properties: ${message}`, { field, value });
-}
-
 function checkFields(fields: readonly string[], field: string, schemaFields: ReadonlySet<string> | undefined): string {
   for (const f of fields) {
-    if (f.trim() === '' || f.includes(',') || f !== f.trim()) throw invalid(`bad field name ${JSON.stringify(f)} in ${field}`, field, f);
+    if (f.trim() === '' || f.includes(',') || f !== f.trim()) throw invalidArgument(`table properties: bad field name ${JSON.stringify(f)} in ${field}`, { field, value: f });
     // Nested fields (`a.b`) are checked by their top-level name; custom key generators add `:TYPE`.
     const top = f.split(':')[0]?.split('.')[0] ?? f;
-    if (schemaFields && !schemaFields.has(top)) throw invalid(`${field} names ${JSON.stringify(f)}, which is not a field of the create schema`, field, f);
+    if (schemaFields && !schemaFields.has(top)) throw invalidArgument(`table properties: ${field} names ${JSON.stringify(f)}, which is not a field of the create schema`, { field, value: f });
   }
   return fields.join(',');
 }
@@ -96,17 +92,17 @@ function schemaOf(createSchema: string | object): { text: string; fields: Set<st
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw invalid(`createSchema is not JSON (${(err as Error).message})`, 'createSchema');
+    throw invalidArgument(`table properties: createSchema is not JSON (${(err as Error).message})`, { field: 'createSchema' });
   }
   const rec = parsed as { type?: unknown; fields?: unknown };
   if (parsed === null || typeof parsed !== 'object' || rec.type !== 'record' || !Array.isArray(rec.fields)) {
-    throw invalid('createSchema is not an Avro record schema', 'createSchema');
+    throw invalidArgument('table properties: createSchema is not an Avro record schema', { field: 'createSchema' });
   }
   const fields = new Set<string>();
   for (const f of rec.fields as unknown[]) {
     const name = (f as { name?: unknown } | null)?.name;
-    if (typeof name !== 'string') throw invalid('createSchema has a field without a name', 'createSchema');
-    if (name.startsWith('_hoodie_')) throw invalid(`createSchema must not contain the meta field ${name}`, 'createSchema', name);
+    if (typeof name !== 'string') throw invalidArgument('table properties: createSchema has a field without a name', { field: 'createSchema' });
+    if (name.startsWith('_hoodie_')) throw invalidArgument(`table properties: createSchema must not contain the meta field ${name}`, { field: 'createSchema', value: name });
     fields.add(name);
   }
   return { text, fields };
@@ -120,16 +116,16 @@ function schemaOf(createSchema: string | object): { text: string; fields: Set<st
  */
 export function createTableProperties(options: CreateTablePropertiesOptions): string {
   const o = options;
-  if (o.name.trim() === '' || o.name !== o.name.trim()) throw invalid(`bad table name ${JSON.stringify(o.name)}`, 'name', o.name);
+  if (o.name.trim() === '' || o.name !== o.name.trim()) throw invalidArgument(`table properties: bad table name ${JSON.stringify(o.name)}`, { field: 'name', value: o.name });
   if (o.databaseName !== undefined && (o.databaseName.trim() === '' || o.databaseName !== o.databaseName.trim())) {
-    throw invalid(`bad database name ${JSON.stringify(o.databaseName)}`, 'databaseName', o.databaseName);
+    throw invalidArgument(`table properties: bad database name ${JSON.stringify(o.databaseName)}`, { field: 'databaseName', value: o.databaseName });
   }
-  if (o.tableType !== 'COPY_ON_WRITE' && o.tableType !== 'MERGE_ON_READ') throw invalid(`unknown table type ${JSON.stringify(o.tableType)}`, 'tableType', o.tableType);
-  if (o.recordKeyFields.length === 0) throw invalid('at least one record key field is needed', 'recordKeyFields');
-  if (o.orderingFields.length > 1) throw invalid('a v6 table has at most one ordering (precombine) field', 'orderingFields', o.orderingFields);
-  if (o.keyGeneratorClass.trim() === '') throw invalid('keyGeneratorClass is empty', 'keyGeneratorClass');
+  if (o.tableType !== 'COPY_ON_WRITE' && o.tableType !== 'MERGE_ON_READ') throw invalidArgument(`table properties: unknown table type ${JSON.stringify(o.tableType)}`, { field: 'tableType', value: o.tableType });
+  if (o.recordKeyFields.length === 0) throw invalidArgument('table properties: at least one record key field is needed', { field: 'recordKeyFields' });
+  if (o.orderingFields.length > 1) throw invalidArgument('table properties: a v6 table has at most one ordering (precombine) field', { field: 'orderingFields', value: o.orderingFields });
+  if (o.keyGeneratorClass.trim() === '') throw invalidArgument('table properties: keyGeneratorClass is empty', { field: 'keyGeneratorClass' });
   const tz = o.timelineTimezone ?? 'UTC';
-  if (tz !== 'UTC') throw invalid(`timeline timezone ${JSON.stringify(tz)} is not supported (UTC only)`, 'timelineTimezone', tz);
+  if (tz !== 'UTC') throw invalidArgument(`table properties: timeline timezone ${JSON.stringify(tz)} is not supported (UTC only)`, { field: 'timelineTimezone', value: tz });
   const schema = o.createSchema === undefined ? undefined : schemaOf(o.createSchema);
   const recordKeys = checkFields(o.recordKeyFields, 'recordKeyFields', schema?.fields);
   const ordering = checkFields(o.orderingFields, 'orderingFields', schema?.fields);
@@ -137,8 +133,8 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
 
   const derivedMode: RecordMergeMode = ordering === '' ? 'COMMIT_TIME_ORDERING' : 'EVENT_TIME_ORDERING';
   const mode = o.recordMergeMode ?? derivedMode;
-  if (mode === 'EVENT_TIME_ORDERING' && ordering === '') throw invalid('EVENT_TIME_ORDERING needs an ordering field', 'recordMergeMode', mode);
-  if (mode === 'CUSTOM' && o.payloadClass === undefined) throw invalid('CUSTOM merge mode needs a payloadClass', 'payloadClass');
+  if (mode === 'EVENT_TIME_ORDERING' && ordering === '') throw invalidArgument('table properties: EVENT_TIME_ORDERING needs an ordering field', { field: 'recordMergeMode', value: mode });
+  if (mode === 'CUSTOM' && o.payloadClass === undefined) throw invalidArgument('table properties: CUSTOM merge mode needs a payloadClass', { field: 'payloadClass' });
   const payload = o.payloadClass ?? (mode === 'EVENT_TIME_ORDERING' ? DEFAULT_PAYLOAD_CLASS : OVERWRITE_WITH_LATEST_PAYLOAD_CLASS);
 
   const props = new Map<string, string>();
@@ -164,7 +160,7 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   if (schema) props.set('hoodie.table.create.schema', schema.text);
   props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
   for (const [k, v] of Object.entries(o.extra ?? {})) {
-    if (PROTECTED_KEYS.has(k)) throw invalid(`extra cannot set ${k}`, 'extra', k);
+    if (PROTECTED_KEYS.has(k)) throw invalidArgument(`table properties: extra cannot set ${k}`, { field: 'extra', value: k });
     props.set(k, v);
   }
   const savedAt = o.savedAt ?? new Date();
@@ -177,7 +173,7 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
  * table root of a non-partitioned table).
  */
 export function partitionMetadataText(commitTime: string, partitionDepth: number, now: Date = new Date()): string {
-  if (!/^\d{14}(\d{3})?$/.test(commitTime)) throw invalid(`commit time ${JSON.stringify(commitTime)} is not an instant time`, 'commitTime', commitTime);
-  if (!Number.isSafeInteger(partitionDepth) || partitionDepth < 0) throw invalid(`bad partition depth ${partitionDepth}`, 'partitionDepth', partitionDepth);
+  if (!/^\d{14}(\d{3})?$/.test(commitTime)) throw invalidArgument(`table properties: commit time ${JSON.stringify(commitTime)} is not an instant time`, { field: 'commitTime', value: commitTime });
+  if (!Number.isSafeInteger(partitionDepth) || partitionDepth < 0) throw invalidArgument(`table properties: bad partition depth ${partitionDepth}`, { field: 'partitionDepth', value: partitionDepth });
   return formatProperties([['commitTime', commitTime], ['partitionDepth', String(partitionDepth)]], ['partition metadata', javaDateString(now)]);
 }

@@ -1,6 +1,6 @@
 // Field values as Hudi's key generators see them: nested (`a.b`) field lookup in a row and the Java `toString`
 // of each value (`HoodieAvroUtils.getNestedFieldValAsString`): 1.0 → "1.0", dates → "2024-01-15", decimals as BigDecimal.
-import { LakeletError } from '../errors.js';
+import { invalidArgument, type LakeletError } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import { nonNullType } from '../schema/table-schema.js';
 import { epochMicros } from '../schema/timestamp-micros.js';
@@ -79,8 +79,9 @@ export function isoDate(d: Date): string {
   return `${year}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}`;
 }
 
-function unsupported(field: string, value: unknown, what: string): LakeletError {
-  return new LakeletError('INVALID_ARGUMENT', `keygen: field '${field}' holds ${what}, which cannot be part of a record key or partition path`, { field, value });
+/** The INVALID_ARGUMENT error for a value of a kind no key or partition path can be made of. */
+function unkeyable(field: string, value: unknown, what: string): LakeletError {
+  return invalidArgument(`keygen: field '${field}' holds ${what}, which cannot be part of a record key or partition path`, { field, value });
 }
 
 /**
@@ -112,23 +113,23 @@ export function hudiValueString(value: unknown, type: AvroSchema | undefined, fi
     if (base === 'float') return javaFloatToString(value);
     if (base === 'double') return javaDoubleToString(value);
     if (Number.isSafeInteger(value)) return String(value);
-    if (base === 'int' || base === 'long') throw unsupported(field, value, `the non-integer ${String(value)} for an integer type`);
+    if (base === 'int' || base === 'long') throw unkeyable(field, value, `the non-integer ${String(value)} for an integer type`);
     return javaDoubleToString(value);
   }
   if (value instanceof Date) {
     const ms = value.getTime();
-    if (Number.isNaN(ms)) throw unsupported(field, value, 'an invalid Date');
+    if (Number.isNaN(ms)) throw unkeyable(field, value, 'an invalid Date');
     if (logical === 'date') return isoDate(value);
     if (logical === 'timestamp-millis' || logical === 'local-timestamp-millis') return String(ms);
     return epochMicros(value).toString();
   }
   if (value instanceof Uint8Array || value instanceof ArrayBuffer) return failBytes(field, value);
-  if (Array.isArray(value)) throw unsupported(field, value, 'an array');
-  throw unsupported(field, value, typeof value === 'object' ? 'a record or map' : `a ${typeof value}`);
+  if (Array.isArray(value)) throw unkeyable(field, value, 'an array');
+  throw unkeyable(field, value, typeof value === 'object' ? 'a record or map' : `a ${typeof value}`);
 }
 
 function failBytes(field: string, value: unknown): never {
-  throw unsupported(field, value, 'bytes');
+  throw unkeyable(field, value, 'bytes');
 }
 
 /** A (possibly nested, dotted) field's value in a row, and its type when a schema is given. */
@@ -141,7 +142,7 @@ export function lookupField(row: Readonly<Record<string, unknown>>, field: strin
   for (const part of field.split('.')) {
     if (value === null || value === undefined) return { value: null, type: undefined };
     if (typeof value !== 'object' || Array.isArray(value) || value instanceof Date || value instanceof Uint8Array) {
-      throw new LakeletError('INVALID_ARGUMENT', `keygen: field '${field}' cannot be resolved: '${part}' is not inside a record`, { field, value });
+      throw invalidArgument(`keygen: field '${field}' cannot be resolved: '${part}' is not inside a record`, { field, value });
     }
     const record = value as Record<string, unknown>;
     value = Object.prototype.hasOwnProperty.call(record, part) ? record[part] : undefined;

@@ -1,7 +1,7 @@
 // Hudi's built-in key generators (simple, complex, non-partitioned, timestamp-based): the record key and the
 // partition path of a row, byte-for-byte as Hudi's Avro key generators write them, plus path-safety escaping.
 import type { TableConfig } from '../config/table-config.js';
-import { LakeletError } from '../errors.js';
+import { invalidArgument, LakeletError, unsupported } from '../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import { loneSurrogateProblem } from '../schema/well-formed.js';
 import { hudiValueString, lookupField } from './field-value.js';
@@ -89,7 +89,7 @@ export function parseKeyGeneratorType(value: string | undefined, recordKeyFields
     TimestampBasedKeyGenerator: 'TIMESTAMP', TimestampBasedAvroKeyGenerator: 'TIMESTAMP',
   };
   const kind = v.startsWith('org.apache.hudi.keygen.') ? byClass[simpleName] : undefined;
-  if (kind === undefined) throw new LakeletError('UNSUPPORTED', `keygen: key generator ${JSON.stringify(v)} is not supported (lakelet writes SIMPLE, COMPLEX, NON_PARTITION and TIMESTAMP)`, { field: 'hoodie.table.keygenerator.class', value: v });
+  if (kind === undefined) throw unsupported(`keygen: key generator ${JSON.stringify(v)} is not supported (lakelet writes SIMPLE, COMPLEX, NON_PARTITION and TIMESTAMP)`, { field: 'hoodie.table.keygenerator.class', value: v });
   return kind;
 }
 
@@ -112,14 +112,10 @@ export function keyGeneratorOptionsFromConfig(config: TableConfig, schema?: Avro
   return options;
 }
 
-function invalid(message: string, context: Record<string, unknown>): LakeletError {
-  return new LakeletError('INVALID_ARGUMENT', `keygen: ${message}`, context);
-}
-
 function checkFieldCount(type: KeyGeneratorKind, what: string, fields: readonly string[], min: number, max: number): void {
   if (fields.length < min || fields.length > max) {
     const want = min === max ? `exactly ${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-    throw invalid(`the ${type} key generator takes ${want} ${what} field(s), got ${fields.length} (${fields.join(',') || 'none'})`, { value: fields });
+    throw invalidArgument(`keygen: the ${type} key generator takes ${want} ${what} field(s), got ${fields.length} (${fields.join(',') || 'none'})`, { value: fields });
   }
 }
 
@@ -138,11 +134,11 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
     case 'COMPLEX': checkFieldCount(type, 'record key', recordKeyFields, 1, Infinity); break;
     case 'NON_PARTITION': checkFieldCount(type, 'record key', recordKeyFields, 1, Infinity); checkFieldCount(type, 'partition', partitionFields, 0, 0); break;
     case 'TIMESTAMP': checkFieldCount(type, 'record key', recordKeyFields, 1, 1); checkFieldCount(type, 'partition', partitionFields, 1, 1); break;
-    default: throw invalid(`unknown key generator type ${JSON.stringify(type)}`, { value: type });
+    default: throw invalidArgument(`keygen: unknown key generator type ${JSON.stringify(type)}`, { value: type });
   }
   for (const field of [...recordKeyFields, ...partitionFields]) {
-    if (field.includes('/') || field.includes('\\') || field.startsWith('.') || /[\u0000-\u001f=]/.test(field)) throw invalid(`field name ${JSON.stringify(field)} cannot be used for keys or partitions`, { field });
-    if (schema !== undefined && lookupSchemaField(schema, field) === false) throw invalid(`field '${field}' is not in the table schema`, { field });
+    if (field.includes('/') || field.includes('\\') || field.startsWith('.') || /[\u0000-\u001f=]/.test(field)) throw invalidArgument(`keygen: field name ${JSON.stringify(field)} cannot be used for keys or partitions`, { field });
+    if (schema !== undefined && lookupSchemaField(schema, field) === false) throw invalidArgument(`keygen: field '${field}' is not in the table schema`, { field });
   }
   const timestampFormatter = type === 'TIMESTAMP' ? createTimestampPartitionFormatter(requireTimestamp(options.timestamp)) : undefined;
 
@@ -150,14 +146,14 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
     const { value, type: fieldType } = lookupField(row, field, schema);
     const text = hudiValueString(value, fieldType, field);
     const problem = text === null ? undefined : loneSurrogateProblem(text);
-    if (problem !== undefined) throw invalid(`field '${field}' ${problem}`, { field, value: text });
+    if (problem !== undefined) throw invalidArgument(`keygen: field '${field}' ${problem}`, { field, value: text });
     return text;
   };
 
   const simpleKey = (row: Readonly<Record<string, unknown>>): string => {
     const field = recordKeyFields[0] as string;
     const v = valueString(row, field);
-    if (v === null || v === '') throw invalid(`record key field '${field}' is ${v === null ? 'null' : 'empty'}`, { field, value: v });
+    if (v === null || v === '') throw invalidArgument(`keygen: record key field '${field}' is ${v === null ? 'null' : 'empty'}`, { field, value: v });
     return v;
   };
 
@@ -171,15 +167,15 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
       if (v === '') return `${field}:${EMPTY_RECORDKEY_PLACEHOLDER}`;
       const clash = fieldPrefixes.find((prefix) => v.includes(prefix));
       if (clash !== undefined) {
-        throw invalid(`record key field '${field}' holds ${JSON.stringify(v)}: its ',' before '${clash.slice(1)}' makes the complex key ambiguous (another row's parts could spell the same key)`, { field, value: v });
+        throw invalidArgument(`keygen: record key field '${field}' holds ${JSON.stringify(v)}: its ',' before '${clash.slice(1)}' makes the complex key ambiguous (another row's parts could spell the same key)`, { field, value: v });
       }
       if (fieldPrefixes.length > 0 && (v === NULL_RECORDKEY_PLACEHOLDER || v === EMPTY_RECORDKEY_PLACEHOLDER)) {
-        throw invalid(`record key field '${field}' holds ${JSON.stringify(v)}, the complex key's placeholder for a ${v === NULL_RECORDKEY_PLACEHOLDER ? 'null' : 'empty'} value`, { field, value: v });
+        throw invalidArgument(`keygen: record key field '${field}' holds ${JSON.stringify(v)}, the complex key's placeholder for a ${v === NULL_RECORDKEY_PLACEHOLDER ? 'null' : 'empty'} value`, { field, value: v });
       }
       allNullOrEmpty = false;
       return `${field}:${v}`;
     });
-    if (allNullOrEmpty) throw invalid(`record key fields ${recordKeyFields.map((f) => `'${f}'`).join(', ')} are all null or empty`, { field: recordKeyFields.join(','), value: null });
+    if (allNullOrEmpty) throw invalidArgument(`keygen: record key fields ${recordKeyFields.map((f) => `'${f}'`).join(', ')} are all null or empty`, { field: recordKeyFields.join(','), value: null });
     return parts.join(',');
   };
 
@@ -217,7 +213,7 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
 }
 
 function requireTimestamp(ts: TimestampKeyGenOptions | undefined): TimestampKeyGenOptions {
-  if (ts === undefined) throw invalid('the TIMESTAMP key generator needs timestamp options (timestamp.type, formats)', { field: 'timestamp' });
+  if (ts === undefined) throw invalidArgument('keygen: the TIMESTAMP key generator needs timestamp options (timestamp.type, formats)', { field: 'timestamp' });
   return ts;
 }
 
