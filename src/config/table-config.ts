@@ -1,6 +1,7 @@
 // The table's configuration as read from `.hoodie/hoodie.properties`: a typed, validated view of the
 // keys a reader and writer need (hudi-format.md §2), plus the raw properties for everything else.
 import { LakeletError } from '../errors.js';
+import { archiveDir, PROPERTIES_PATH, timelineDir } from '../layout.js';
 import { tableChecksum } from './checksum.js';
 import { parseProperties } from './properties.js';
 
@@ -71,7 +72,7 @@ function keyGeneratorTypeOf(value: string | undefined, partitionFields: string[]
  * base formats other than parquet and `drop.partition.columns=true` → `UNSUPPORTED`; missing required keys
  * → `INVALID_TABLE`; a checksum that does not match the name → `CORRUPT_FILE`. `path` is used in messages.
  */
-export function parseTableConfig(text: string, path = '.hoodie/hoodie.properties'): TableConfig {
+export function parseTableConfig(text: string, path = PROPERTIES_PATH): TableConfig {
   const props = parseProperties(text);
   const get = (k: string) => props.get(k);
   const require = (k: string): string => {
@@ -116,16 +117,14 @@ export function parseTableConfig(text: string, path = '.hoodie/hoodie.properties
     modeText === 'EVENT_TIME_ORDERING' || modeText === 'COMMIT_TIME_ORDERING' || modeText === 'CUSTOM'
       ? modeText
       : orderingFields.length > 0 ? 'EVENT_TIME_ORDERING' : 'COMMIT_TIME_ORDERING';
-  const timelineDir = get('hoodie.timeline.path') || 'timeline';
-  const archiveDir = layout === 2 ? `${timelineDir}/${get('hoodie.timeline.history.path') || 'history'}` : get('hoodie.archivelog.folder') || 'archived';
   return {
     name,
     databaseName,
     tableType: typeText,
     version,
     timelineLayoutVersion: layout,
-    timelinePath: layout === 2 ? `.hoodie/${timelineDir}` : '.hoodie',
-    archivePath: `.hoodie/${archiveDir}`,
+    timelinePath: timelineDir(layout, get('hoodie.timeline.path')),
+    archivePath: archiveDir(layout, { archiveFolder: get('hoodie.archivelog.folder'), timelineFolder: get('hoodie.timeline.path'), historyFolder: get('hoodie.timeline.history.path') }),
     recordKeyFields: list(get('hoodie.table.recordkey.fields')),
     orderingFields,
     partitionFields,

@@ -2,6 +2,7 @@
 // the file-system view, commit metadata (cached per instant) and the table schema as of an instant.
 import { parseTableConfig, type TableConfig } from '../config/table-config.js';
 import { LakeletError, isLakeletError } from '../errors.js';
+import { baseName, HOODIE_DIR, instantFilePath, PROPERTIES_PATH, timelineFilePath } from '../layout.js';
 import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
@@ -16,9 +17,6 @@ import { storageBuffer } from '../storage/async-buffer.js';
 import { readCommitMetadataOrArchived } from './read/archived-fallback.js';
 import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
-
-/** Path of the table config, relative to the table root. */
-export const PROPERTIES_PATH = '.hoodie/hoodie.properties';
 
 /** Read and validate `.hoodie/hoodie.properties`; a missing file → `INVALID_TABLE` naming it. */
 export async function loadTableConfig(storage: Storage): Promise<TableConfig> {
@@ -37,7 +35,7 @@ export async function loadTableConfig(storage: Storage): Promise<TableConfig> {
 /** List the active timeline folder. */
 export async function loadTimeline(storage: Storage, config: TableConfig): Promise<Timeline> {
   const entries = await storage.list(config.timelinePath);
-  return Timeline.fromFileNames(entries.filter((e) => e.kind === 'file').map((e) => e.path.slice(e.path.lastIndexOf('/') + 1)));
+  return Timeline.fromFileNames(entries.filter((e) => e.kind === 'file').map((e) => baseName(e.path)));
 }
 
 /** Every file below the table root outside `.hoodie/` (and macOS junk folders). */
@@ -46,7 +44,7 @@ export async function listDataFiles(storage: Storage): Promise<FileInfo[]> {
   const out: FileInfo[] = [];
   for (const e of top) {
     if (e.kind === 'file') out.push(e);
-    else if (e.path !== '.hoodie' && e.path !== '__MACOSX') for (const f of await storage.list(e.path, { recursive: true })) out.push(f);
+    else if (e.path !== HOODIE_DIR && e.path !== '__MACOSX') for (const f of await storage.list(e.path, { recursive: true })) out.push(f);
   }
   return out;
 }
@@ -86,7 +84,7 @@ export class TableState {
 
   /** Path of an instant's timeline file. */
   instantPath(instant: Instant): string {
-    return `${this.config.timelinePath}/${instant.fileName}`;
+    return timelineFilePath(this.config, instant);
   }
 
   /** Commit metadata of a completed write instant (cached). */
@@ -177,7 +175,7 @@ export class TableState {
       if (this.config.timelineLayoutVersion !== 1) return new ArchivedTimeline([]);
       const files = (await this.storage.list(this.config.archivePath))
         .filter((f) => f.kind === 'file')
-        .map((f) => ({ path: f.path, version: archiveFileVersion(f.path.slice(f.path.lastIndexOf('/') + 1)) }))
+        .map((f) => ({ path: f.path, version: archiveFileVersion(baseName(f.path)) }))
         .filter((f): f is { path: string; version: number } => f.version !== undefined)
         .sort((a, b) => a.version - b.version);
       const entries = [];
@@ -227,7 +225,7 @@ export class TableState {
           const md = parseCleanMetadata(await this.storage.read(path), path);
           raise(md.earliestCommitToRetain || md.lastCompletedCommitTimestamp, i.requestedTime);
         } else {
-          const path = `${this.config.timelinePath}/${i.requestedTime}.clean.requested`;
+          const path = instantFilePath(this.config, i.requestedTime, 'clean', 'REQUESTED');
           try {
             const plan = parseCleanerPlan(await this.storage.read(path), path);
             raise(plan.earliestInstantToRetain?.timestamp || plan.lastCompletedCommitTimestamp, i.requestedTime);

@@ -6,8 +6,8 @@ import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
 import { formatProperties, parseProperties } from '../config/properties.js';
 import { parseKeyGeneratorType } from '../keygen/key-generator.js';
-import type { Storage } from '../storage/storage.js';
-import { loadTableConfig, PROPERTIES_PATH } from './table-state.js';
+import { METADATA_TABLE_DIR, PROPERTIES_PATH } from '../layout.js';
+import type { TableState } from './table-state.js';
 
 /** The mutating operations the guard knows: data writes and every table service. */
 export type MaintenanceOperation = 'write' | 'compact' | 'clean' | 'archive' | 'savepoint' | 'deleteSavepoint' | 'restore' | 'rollback';
@@ -19,9 +19,6 @@ export interface TableSupportProblem {
   value: string;
   reason: string;
 }
-
-/** Folder of the metadata table, relative to the table root. */
-export const METADATA_TABLE_PATH = '.hoodie/metadata';
 
 /** Payload classes whose merge lakelet implements (by ordering value, or the latest write). */
 const KNOWN_PAYLOADS = new Set([
@@ -44,7 +41,7 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
   if (mdt !== '') add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it');
   const mdtInflight = get('hoodie.table.metadata.partitions.inflight');
   if (mdtInflight !== '') add('hoodie.table.metadata.partitions.inflight', mdtInflight, 'metadata table partitions are being built and lakelet does not maintain them');
-  if (hasMetadataFolder) add(METADATA_TABLE_PATH, 'present', 'a metadata table exists and lakelet does not maintain it');
+  if (hasMetadataFolder) add(METADATA_TABLE_DIR, 'present', 'a metadata table exists and lakelet does not maintain it');
   const format = (get('hoodie.table.base.file.format') || 'PARQUET').toUpperCase();
   if (format !== 'PARQUET') add('hoodie.table.base.file.format', format, 'lakelet writes parquet base files only');
   if (get('hoodie.table.cdc.enabled').toLowerCase() === 'true') add('hoodie.table.cdc.enabled', 'true', 'lakelet does not write change-data-capture log files');
@@ -78,13 +75,14 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
 }
 
 /**
- * Refuse a mutating operation on a table lakelet cannot maintain, before anything is written: reads
- * `hoodie.properties` afresh and looks for a `.hoodie/metadata` folder (reads only), then throws `UNSUPPORTED`
- * naming the first property at fault (every problem is in `context.problems`). Reads are never refused.
+ * Refuse a mutating operation on a table lakelet cannot maintain, before anything is written: checks the config
+ * of `state` (loaded afresh by the operation's start) and looks for a `.hoodie/metadata` folder (reads only),
+ * then throws `UNSUPPORTED` naming the first property at fault (every problem is in `context.problems`). Reads
+ * are never refused.
  */
-export async function checkTableMaintainable(storage: Storage, operation: MaintenanceOperation): Promise<void> {
-  const config = await loadTableConfig(storage);
-  const hasMetadataFolder = (await storage.list(METADATA_TABLE_PATH)).length > 0;
+export async function checkTableMaintainable(state: TableState, operation: MaintenanceOperation): Promise<void> {
+  const { config, storage } = state;
+  const hasMetadataFolder = (await storage.list(METADATA_TABLE_DIR)).length > 0;
   const problems = tableSupportProblems(config, hasMetadataFolder, operation);
   const first = problems[0];
   if (!first) return;
@@ -115,10 +113,11 @@ export interface DisableMetadataTableResult {
  * Cost: engines lose what the metadata table accelerated — file listings come from storage (slower on object
  * stores with many partitions), and column stats, bloom filters and the record index are gone for data skipping
  * and index lookups; a Hudi writer with the metadata table enabled rebuilds it from a full listing on its next
- * commit (and lakelet then refuses to write again until it is disabled once more).
+ * commit (and lakelet then refuses to write again until it is disabled once more). `state` is the table loaded
+ * afresh (under the table's write lock).
  */
-export async function disableMetadataTable(storage: Storage): Promise<DisableMetadataTableResult> {
-  const config = await loadTableConfig(storage);
+export async function disableMetadataTable(state: TableState): Promise<DisableMetadataTableResult> {
+  const { config, storage } = state;
   const others = tableSupportProblems(config, false, 'clean').filter((p) => !p.property.startsWith('hoodie.table.metadata.partitions'));
   const first = others[0];
   if (first) {
@@ -134,7 +133,7 @@ export async function disableMetadataTable(storage: Storage): Promise<DisableMet
     await storage.write(PROPERTIES_PATH, new TextEncoder().encode(formatProperties(props, comments)));
   }
   let filesDeleted = 0;
-  for (const f of await storage.list(METADATA_TABLE_PATH, { recursive: true, includeTemporary: true })) {
+  for (const f of await storage.list(METADATA_TABLE_DIR, { recursive: true, includeTemporary: true })) {
     await storage.delete(f.path);
     filesDeleted++;
   }

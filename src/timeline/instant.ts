@@ -62,6 +62,34 @@ export function parseInstantFileName(fileName: string): Instant | undefined {
   return undefined;
 }
 
+/** The timeline file names of one instant, one per state (layout 1). */
+export interface InstantFileNames {
+  /** `<t>.<action>.requested`. */
+  requested: string;
+  /** `<t>.<action>.inflight`; a commit's is `<t>.inflight` (no action word, as Hudi writes it). */
+  inflight: string;
+  /** `<t>.<completed action>`: a compaction completes as `<t>.commit` (see {@link completedAction}). */
+  completed: string;
+}
+
+/**
+ * The layout-1 file names of an instant (hudi-format.md §3.2), the inverse of {@link parseInstantFileName}.
+ * lakelet writes layout 1 only (table version 6): layout 2 names a completed instant by its completion time too.
+ */
+export function instantFileNames(instantTime: string, action: Action): InstantFileNames {
+  return {
+    requested: `${instantTime}.${action}.requested`,
+    inflight: action === 'commit' ? `${instantTime}.inflight` : `${instantTime}.${action}.inflight`,
+    completed: `${instantTime}.${completedAction(action)}`,
+  };
+}
+
+/** The layout-1 file name of one state of an instant (see {@link instantFileNames}). */
+export function instantFileName(instantTime: string, action: Action, state: InstantState): string {
+  const names = instantFileNames(instantTime, action);
+  return state === 'REQUESTED' ? names.requested : state === 'INFLIGHT' ? names.inflight : names.completed;
+}
+
 /** The action a completed instant shows in its file name (compaction → commit, clustering → replacecommit, logcompaction → deltacommit). */
 export function completedAction(action: Action): Action {
   if (action === 'compaction') return 'commit';

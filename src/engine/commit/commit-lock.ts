@@ -4,18 +4,14 @@
 // lock providers make them. A lock left by a crashed writer expires and is broken through a fence, so that
 // two writers breaking the same stale lock never both hold it.
 import { LakeletError, isLakeletError } from '../../errors.js';
+import { COMMIT_LOCK_FENCE_DIR, COMMIT_LOCK_PATH } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { systemClock, type Clock } from '../clock.js';
 
-/** Path of the lock file. */
-export const COMMIT_LOCK_PATH = '.hoodie/.lakelet-commit.lock';
-
-/**
- * Folder of the break fences: `<generation>.<k>`, created with writeIfAbsent by whoever removes lock
- * generation `<generation>` (its owner releasing it, or a writer breaking it). Only the fence's winner may
- * delete the lock, after checking it is still that generation; every fence is deleted right after.
- */
-export const COMMIT_LOCK_FENCE_DIR = '.hoodie/.lakelet-commit-lock-fences';
+// The lock file is COMMIT_LOCK_PATH. Break fences are `<generation>.<k>` in COMMIT_LOCK_FENCE_DIR, created with
+// writeIfAbsent by whoever removes lock generation `<generation>` (its owner releasing it, or a writer breaking
+// it). Only the fence's winner may delete the lock, after checking it is still that generation; every fence is
+// deleted right after.
 
 /** Default {@link CommitLockOptions.expireMs}. */
 export const DEFAULT_LOCK_EXPIRE_MS = 15_000;

@@ -5,6 +5,7 @@ import { LakeletError, isLakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
+import { markerDir, parseMarkerPath, timelineFilePath } from '../../layout.js';
 import { compareInstantTimes, type Action } from '../../timeline/instant.js';
 import { nextInstantTime } from '../../timeline/instant-time.js';
 import type { TableState } from '../table-state.js';
@@ -15,25 +16,7 @@ import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHea
 import { systemClock, type Clock } from '../clock.js';
 import { compactionInstants, compactionPlanGroups } from '../services/pending-compactions.js';
 import { requestInstant } from './instant-request.js';
-
-/** Folder of a write's markers. */
-export function markerDir(instantTime: string): string {
-  return `.hoodie/.temp/${instantTime}`;
-}
-
-/** The marker path of a data file written by `instantTime`. */
-export function markerPath(instantTime: string, dataPath: string, type: 'CREATE' | 'MERGE' | 'APPEND' = 'CREATE'): string {
-  return `${markerDir(instantTime)}/${dataPath}.marker.${type}`;
-}
-
-/** Timeline file names of a layout-1 write instant. */
-export function instantFileNames(instantTime: string, action: Action): { requested: string; inflight: string; completed: string } {
-  return {
-    requested: `${instantTime}.${action}.requested`,
-    inflight: action === 'commit' ? `${instantTime}.inflight` : `${instantTime}.${action}.inflight`,
-    completed: `${instantTime}.${action}`,
-  };
-}
+import { instantTransition, type InstantTransition } from './transitions.js';
 
 /** A write in progress. */
 export interface InflightWrite {
@@ -69,7 +52,7 @@ export function newInstantTime(state: TableState, now: Date | Clock = systemCloc
  */
 export async function startWrite(state: TableState, action: Action, requested: Uint8Array = new Uint8Array(0), now?: Date, clock: Clock = systemClock, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<InflightWrite> {
   // Under the commit lock, later than every instant of any action (two actors never share a time).
-  const instantTime = await requestInstant(state.storage, state.config, (t) => instantFileNames(t, action).requested, requested, { clock, heartbeatTimeoutMs, ...(now && { now }) });
+  const instantTime = await requestInstant(state.storage, state.config, action, requested, { clock, heartbeatTimeoutMs, ...(now && { now }) });
   // The heartbeat right after: until then (and for the heartbeat timeout) the instant's own time vouches for it.
   const heartbeat = await startHeartbeat(state.storage, instantTime, HEARTBEAT_INTERVAL_MS, clock);
   return { instantTime, action, seenCompleted: new Set(state.timeline.completedWrites().map((i) => i.requestedTime)), seenCompactions: new Set(compactionInstants(state.timeline)), heartbeat, clock };
@@ -79,14 +62,20 @@ export async function startWrite(state: TableState, action: Action, requested: U
 export async function markInflight(state: TableState, write: InflightWrite, profile: Uint8Array): Promise<void> {
   // A writer stalled past its heartbeat timeout may have been rolled back (its requested file deleted): it
   // must not bring the instant back.
-  await checkStillRequested(state.storage, state.config.timelinePath, write);
-  await state.storage.write(`${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).inflight}`, profile);
+  const transition = writeTransition(state.storage, state, write);
+  await checkStillRequested(transition, write);
+  await transition.markInflight(profile);
+}
+
+/** The timeline transitions of a write instant. */
+export function writeTransition(storage: Storage, state: TableState, write: InflightWrite): InstantTransition {
+  return instantTransition(storage, state.config, write.instantTime, write.action);
 }
 
 /** `ABORTED` unless this write's requested file still exists (a rollback deletes it). */
-export async function checkStillRequested(storage: Storage, timelinePath: string, write: InflightWrite): Promise<void> {
+async function checkStillRequested(transition: InstantTransition, write: InflightWrite): Promise<void> {
   try {
-    await storage.head(`${timelinePath}/${instantFileNames(write.instantTime, write.action).requested}`);
+    await transition.storage.head(transition.path('REQUESTED'));
   } catch (err) {
     if (isLakeletError(err, 'NOT_FOUND')) throw rolledBackError(write);
     throw err;
@@ -125,9 +114,7 @@ export async function abortWrite(storage: Storage, state: TableState, write: Inf
   await write.heartbeat.stop();
   for (const f of await markedFiles(storage, write.instantTime)) await storage.delete(f);
   await deleteMarkers(storage, write.instantTime);
-  const names = instantFileNames(write.instantTime, write.action);
-  await storage.delete(`${state.config.timelinePath}/${names.inflight}`);
-  await storage.delete(`${state.config.timelinePath}/${names.requested}`);
+  await writeTransition(storage, state, write).remove('INFLIGHT', 'REQUESTED');
 }
 
 async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, lockHeld: () => Promise<void> = async () => undefined): Promise<void> {
@@ -141,7 +128,7 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
   if (rollback !== undefined) throw rolledBackError(write, rollback);
   for (const other of timeline.completedWrites()) {
     if (write.seenCompleted.has(other.requestedTime) || write.seenCompactions.has(other.requestedTime) || other.requestedTime === write.instantTime) continue;
-    const path = `${state.config.timelinePath}/${other.fileName}`;
+    const path = timelineFilePath(state.config, other);
     const md = parseCommitMetadata(await storage.read(path), path);
     const theirs = new Set<string>();
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) for (const s of stats) theirs.add(fileGroupKey(s.partitionPath || partition, s.fileId));
@@ -156,16 +143,17 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
   // groups; this write's logs sit on the old one and would be lost in a superseded slice (Hudi's rule).
   for (const c of compactionInstants(timeline)) {
     if (write.seenCompactions.has(c)) continue;
-    const covered = await compactionPlanGroups(storage, state.config.timelinePath, c);
+    const covered = await compactionPlanGroups(storage, state.config, c);
     for (const g of touchedGroups) {
       if (covered.has(g)) {
         throw new LakeletError('CONFLICT', `commit: instant ${write.instantTime} conflicts with compaction ${c}, planned meanwhile for the same file group ${g.replace('\u0000', '/')}`, { instant: write.instantTime, value: c });
       }
     }
   }
-  const completed = `${state.config.timelinePath}/${instantFileNames(write.instantTime, write.action).completed}`;
+  const transition = writeTransition(storage, state, write);
+  const completed = transition.path('COMPLETED');
   await lockHeld();
-  if (!(await storage.writeIfAbsent(completed, metadata))) {
+  if (!(await transition.complete(metadata))) {
     throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
   }
 }
@@ -177,8 +165,11 @@ export async function deleteMarkers(storage: Storage, instantTime: string): Prom
 
 /** Data files a write recorded in its markers. */
 export async function markedFiles(storage: Storage, instantTime: string): Promise<string[]> {
-  const dir = `${markerDir(instantTime)}/`;
-  return (await storage.list(markerDir(instantTime), { recursive: true }))
-    .map((f) => f.path.slice(dir.length).replace(/\.marker\.(CREATE|MERGE|APPEND)$/, ''))
-    .filter((p) => p.length > 0);
+  const out: string[] = [];
+  for (const f of await storage.list(markerDir(instantTime), { recursive: true })) {
+    const marker = parseMarkerPath(f.path);
+    const path = marker === undefined ? '' : marker.dataPath ?? marker.file;
+    if (path.length > 0) out.push(path);
+  }
+  return out;
 }

@@ -2,12 +2,10 @@
 // file, so other writers roll back only pending writes whose heartbeat stopped (failed writers), never one
 // that is still running on another tab, process or machine.
 import { isLakeletError } from '../../errors.js';
+import { heartbeatPath } from '../../layout.js';
 import { parseInstantTime } from '../../timeline/instant-time.js';
 import type { Storage } from '../../storage/storage.js';
 import { systemClock, type Clock } from '../clock.js';
-
-/** Folder of the heartbeat files. */
-export const HEARTBEAT_DIR = '.hoodie/.heartbeat';
 
 /** Default heartbeat interval and the silence after which a pending write counts as failed. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -27,7 +25,7 @@ export interface Heartbeat {
  * the write loop's own `beat()` calls between steps are the only beats, so virtual time decides everything.
  */
 export async function startHeartbeat(storage: Storage, instantTime: string, intervalMs = HEARTBEAT_INTERVAL_MS, clock: Clock = systemClock): Promise<Heartbeat> {
-  const path = `${HEARTBEAT_DIR}/${instantTime}`;
+  const path = heartbeatPath(instantTime);
   let last = 0;
   let stopped = false;
   const beat = async () => {
@@ -60,7 +58,7 @@ export async function startHeartbeat(storage: Storage, instantTime: string, inte
 export async function heartbeatExpired(storage: Storage, instantTime: string, timeoutMs = HEARTBEAT_TIMEOUT_MS, clock: Clock | number = systemClock): Promise<boolean> {
   if (timeoutMs <= 0) return true;
   const now = typeof clock === 'number' ? clock : clock.now();
-  const path = `${HEARTBEAT_DIR}/${instantTime}`;
+  const path = heartbeatPath(instantTime);
   try {
     const written = Number(new TextDecoder().decode(await storage.read(path)));
     // The time the writer wrote into it; the store's modification time only when the content is unreadable.

@@ -5,7 +5,8 @@
 import type { TableConfig } from '../../config/table-config.js';
 import { LakeletError } from '../../errors.js';
 import type { Storage } from '../../storage/storage.js';
-import { compareInstantTimes } from '../../timeline/instant.js';
+import { instantFilePath } from '../../layout.js';
+import { compareInstantTimes, type Action } from '../../timeline/instant.js';
 import { nextInstantTime } from '../../timeline/instant-time.js';
 import { withCommitLock } from './commit-lock.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -28,17 +29,17 @@ export interface RequestInstantOptions {
 }
 
 /**
- * Create the timeline file `fileName(t)` (e.g. `<t>.deltacommit.requested`) with `bytes`, at a fresh instant
- * time `t`, and return `t`.
+ * Create the requested file of a new `action` instant (e.g. `<t>.deltacommit.requested`) with `bytes`, at a
+ * fresh instant time `t`, and return `t`.
  */
-export async function requestInstant(storage: Storage, config: TableConfig, fileName: (time: string) => string, bytes: Uint8Array, options: RequestInstantOptions = {}): Promise<string> {
+export async function requestInstant(storage: Storage, config: TableConfig, action: Action, bytes: Uint8Array, options: RequestInstantOptions = {}): Promise<string> {
   const clock = options.clock ?? systemClock;
   const create = async (held: () => Promise<void>): Promise<string> => {
     const timeline = await loadTimeline(storage, config);
     let latest: string | undefined;
     for (const i of timeline.instants) if (latest === undefined || compareInstantTimes(i.requestedTime, latest) > 0) latest = i.requestedTime;
     const time = nextInstantTime(latest, options.now ?? new Date(clock.now()));
-    const path = `${config.timelinePath}/${fileName(time)}`;
+    const path = instantFilePath(config, time, action, 'REQUESTED');
     await held();
     // Under the lock nobody else creates an instant; a false here means the lock was broken under us.
     if (!(await storage.writeIfAbsent(path, bytes))) throw new LakeletError('CONFLICT', `timeline: instant ${time} was requested by another writer meanwhile`, { instant: time, path });

@@ -4,13 +4,15 @@
 // first, completed last. A crash in between leaves instants in both places; readers prefer the active copy.
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { planArchival, type ArchivalOptions, type LatestClean } from '../../plan/archival-plan.js';
+import { archiveFilePath, baseName } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { archiveFileName, archiveFileVersion, encodeArchiveFile, type ArchiveEntryInput } from '../../timeline/archived-timeline.js';
 import { parseCleanMetadata } from '../../timeline/clean-metadata.js';
 import { decodeInstantFile } from '../../timeline/commit-metadata.js';
 import type { Instant } from '../../timeline/instant.js';
 import { deleteMarkers } from '../commit/commit-protocol.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import type { EngineContext } from '../context.js';
 
 export type { ArchivalOptions } from '../../plan/archival-plan.js';
 
@@ -29,7 +31,7 @@ async function nextArchiveVersion(storage: Storage, dir: string): Promise<number
   let max = 0;
   for (const f of await storage.list(dir)) {
     if (f.kind !== 'file') continue;
-    const v = archiveFileVersion(f.path.slice(f.path.lastIndexOf('/') + 1));
+    const v = archiveFileVersion(baseName(f.path));
     if (v !== undefined && v > max) max = v;
   }
   return max + 1;
@@ -39,8 +41,9 @@ async function nextArchiveVersion(storage: Storage, dir: string): Promise<number
  * Archive old completed instants (see {@link planArchival}). Returns the completed instants archived (none
  * when the active timeline holds no more than `keepMaxCommits` writes). Bad options → `INVALID_ARGUMENT`.
  */
-export async function archive(storage: Storage, options: ArchivalOptions = {}): Promise<Instant[]> {
-  const state = await TableState.load(storage);
+export async function archive(ctx: EngineContext, options: ArchivalOptions = {}): Promise<Instant[]> {
+  const { storage } = ctx;
+  const state = await ctx.snapshot();
   if (state.config.timelineLayoutVersion !== 1) {
     throw new LakeletError('UNSUPPORTED', `archive: tables with timeline layout ${state.config.timelineLayoutVersion} (LSM history) are not archived by lakelet`, { value: state.config.timelineLayoutVersion });
   }
@@ -57,11 +60,12 @@ export async function archive(storage: Storage, options: ArchivalOptions = {}): 
   const dir = state.config.archivePath;
   let version = await nextArchiveVersion(storage, dir);
   for (let attempt = 0; ; attempt++) {
-    if (await storage.writeIfAbsent(`${dir}/${archiveFileName(version)}`, content)) break;
+    if (await storage.writeIfAbsent(archiveFilePath(state.config, archiveFileName(version)), content)) break;
     if (attempt >= 8) throw new LakeletError('CONFLICT', `archive: could not create an archive file in ${dir} (version ${version} and earlier are taken)`, { path: dir });
     version++;
   }
 
+  ctx.invalidate();
   // Pending states first: a completed file removed first would leave what looks like a failed write.
   for (const f of plan.files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(state.instantPath(f));
   for (const f of plan.files.filter((x) => x.state === 'COMPLETED')) await storage.delete(state.instantPath(f));

@@ -3,17 +3,17 @@
 // writes it), delete the files (idempotent), then the completed `<t>.clean` (HoodieCleanMetadata). Every
 // clean also removes orphan files (engine/orphan-files.ts): crashed writes' temp files, aborted writes' files.
 import { LakeletError } from '../../errors.js';
+import { baseName, instantFilePath, partitionMetadataPath } from '../../layout.js';
 import type { ReplaceRecord } from '../../file-group/file-system-view.js';
 import { planClean, type CleanPlanOptions, type PendingCompactionSlice } from '../../plan/clean-plan.js';
-import type { Storage } from '../../storage/storage.js';
 import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleaningPolicy, type CleanPartitionMetadata } from '../../timeline/clean-metadata.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import { parseSavepointMetadata, savepointedFilePaths } from '../../timeline/savepoint-metadata.js';
 import { systemClock, type Clock } from '../clock.js';
-import { requestInstant } from '../commit/instant-request.js';
-import { HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
+import { instantTransition, requestNewInstant } from '../commit/transitions.js';
 import { removeOrphanFiles } from './orphan-files.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import type { EngineContext } from '../context.js';
 
 /** Options of {@link clean} (Hudi's defaults in parentheses). */
 export interface CleanOptions {
@@ -48,8 +48,6 @@ export interface CleanResult {
   earliestInstantToRetain: string | undefined;
 }
 
-const nameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
-
 /** Paths of the files completed savepoints protect (table-relative). */
 export async function savepointedFiles(state: TableState): Promise<Set<string>> {
   const out = new Set<string>();
@@ -76,7 +74,7 @@ async function pendingCompactionSlices(state: TableState): Promise<PendingCompac
   const out: PendingCompactionSlice[] = [];
   for (const i of state.timeline.pending()) {
     if (i.action !== 'compaction' && i.action !== 'logcompaction') continue;
-    const path = `${state.config.timelinePath}/${i.requestedTime}.${i.action}.requested`;
+    const path = instantFilePath(state.config, i.requestedTime, i.action, 'REQUESTED');
     const plan = parseCompactionPlan(await state.storage.read(path), path);
     for (const op of plan.operations) out.push({ partitionPath: op.partitionPath, fileId: op.fileId, baseInstantTime: op.baseInstantTime });
   }
@@ -92,14 +90,14 @@ async function executeClean(state: TableState, instant: string, plan: CleanerPla
     const names: string[] = [];
     for (const f of files) {
       await storage.delete(f.filePath);
-      names.push(nameOf(f.filePath));
+      names.push(baseName(f.filePath));
       deleted++;
     }
     partitions[partition] = { partitionPath: partition, policy: plan.policy, deletePathPatterns: names, successDeleteFiles: names, failedDeleteFiles: [], isPartitionDeleted: false };
   }
   for (const p of plan.partitionsToBeDeleted) {
     // The data files are gone with the plan's files; the partition marker goes last.
-    await storage.delete(`${p}/.hoodie_partition_metadata`);
+    await storage.delete(partitionMetadataPath(p));
     const entry = (partitions[p] ??= { partitionPath: p, policy: plan.policy, deletePathPatterns: [], successDeleteFiles: [], failedDeleteFiles: [], isPartitionDeleted: true });
     entry.isPartitionDeleted = true;
   }
@@ -113,21 +111,21 @@ async function executeClean(state: TableState, instant: string, plan: CleanerPla
     partitionMetadata: partitions,
   });
   // Another process finishing the same pending clean may have completed it already: that is fine.
-  await storage.writeIfAbsent(`${config.timelinePath}/${instant}.clean`, metadata);
+  await instantTransition(storage, config, instant, 'clean').complete(metadata);
   return { instant, filesDeleted: deleted, earliestInstantToRetain: earliest };
 }
 
-/** Finish cleans a crash interrupted (requested or inflight): re-run their plans. */
-export async function finishPendingCleans(storage: Storage): Promise<CleanResult[]> {
-  const state = await TableState.load(storage);
+/** Finish cleans a crash interrupted (requested or inflight) on the timeline of `state`: re-run their plans. */
+export async function finishPendingCleans(state: TableState): Promise<CleanResult[]> {
+  const { storage } = state;
   const out: CleanResult[] = [];
   for (const pending of state.timeline.pending()) {
     if (pending.action !== 'clean') continue;
-    const dir = state.config.timelinePath;
-    const requested = `${dir}/${pending.requestedTime}.clean.requested`;
+    const transition = instantTransition(storage, state.config, pending.requestedTime, 'clean');
+    const requested = transition.path('REQUESTED');
     const bytes = await storage.read(requested);
     const plan = parseCleanerPlan(bytes, requested);
-    if (pending.state === 'REQUESTED') await storage.write(`${dir}/${pending.requestedTime}.clean.inflight`, bytes);
+    if (pending.state === 'REQUESTED') await transition.markInflight(bytes);
     out.push(await executeClean(state, pending.requestedTime, plan, Date.now()));
   }
   return out;
@@ -139,21 +137,25 @@ export async function finishPendingCleans(storage: Storage): Promise<CleanResult
  * was nothing to clean (then no instant is written). Writers should not run concurrently (hold the table's
  * write lock): a clean never deletes a slice a query of a retained commit or the latest snapshot reads.
  * Then it removes orphan files older than `heartbeatTimeoutMs` by `clock` (see `planOrphanFiles`), listed in
- * the result's `orphanFilesDeleted` (when a clean instant was written or finished).
+ * the result's `orphanFilesDeleted` (when a clean instant was written or finished). `clock` and
+ * `heartbeatTimeoutMs` default to the context's; the table state is the context's snapshot.
  */
-export async function clean(storage: Storage, options: CleanOptions = {}): Promise<CleanResult | undefined> {
-  const result = await cleanFileVersions(storage, options);
-  const clock = options.clock ?? systemClock;
-  const orphans = await removeOrphanFiles(storage, { now: clock.now(), minAgeMs: options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS });
+export async function clean(ctx: EngineContext, options: CleanOptions = {}): Promise<CleanResult | undefined> {
+  const clock = options.clock ?? ctx.clock;
+  const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? ctx.heartbeatTimeoutMs;
+  const result = await cleanFileVersions(ctx, { ...options, clock, heartbeatTimeoutMs });
+  const orphans = await removeOrphanFiles(ctx, { now: clock.now(), minAgeMs: heartbeatTimeoutMs });
   if (orphans.length > 0 && result) result.orphanFilesDeleted = orphans;
   return result;
 }
 
 /** The clean proper: finish interrupted cleans, then plan and run one. */
-async function cleanFileVersions(storage: Storage, options: CleanOptions): Promise<CleanResult | undefined> {
-  const finished = await finishPendingCleans(storage);
+async function cleanFileVersions(ctx: EngineContext, options: CleanOptions): Promise<CleanResult | undefined> {
+  const { storage } = ctx;
+  let state = await ctx.snapshot();
+  const finished = await finishPendingCleans(state);
   const started = Date.now();
-  const state = await TableState.load(storage);
+  if (finished.length > 0) state = await ctx.reload();
   const now = options.now ?? new Date((options.clock ?? systemClock).now());
   const planOptions: CleanPlanOptions = { policy: options.policy ?? 'KEEP_LATEST_COMMITS', now };
   if (options.retainCommits !== undefined) planOptions.retainCommits = options.retainCommits;
@@ -169,12 +171,12 @@ async function cleanFileVersions(storage: Storage, options: CleanOptions): Promi
     filePathsToBeDeletedPerPartition: plan.filesToDelete,
     partitionsToBeDeleted: plan.partitionsToDelete,
   });
-  const dir = state.config.timelinePath;
-  const instant = await requestInstant(storage, state.config, (t) => `${t}.clean.requested`, bytes, {
+  const transition = await requestNewInstant(storage, state.config, 'clean', bytes, {
     now,
     ...(options.clock && { clock: options.clock }),
     ...(options.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: options.heartbeatTimeoutMs }),
   });
-  await storage.write(`${dir}/${instant}.clean.inflight`, bytes);
-  return executeClean(state, instant, parseCleanerPlan(bytes, `${dir}/${instant}.clean.requested`), started);
+  ctx.invalidate();
+  await transition.markInflight(bytes);
+  return executeClean(state, transition.instantTime, parseCleanerPlan(bytes, transition.path('REQUESTED')), started);
 }

@@ -3,17 +3,16 @@
 // decides (pure); `removeOrphanFiles` lists, loads the timeline and deletes. The cleaner calls it.
 import { baseName, joinPath, TEMP_FILE_MARKER, type FileInfo, type Storage } from '../../storage/storage.js';
 import { parseBaseFileName } from '../../file-group/file-names.js';
+import { instantFilePath, isMetaPath, MARKERS_DIR, parseMarkerPath } from '../../layout.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import type { Timeline } from '../../timeline/timeline.js';
 import { savepointedFiles } from './clean.js';
-import { markerDir } from '../commit/commit-protocol.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import type { EngineContext } from '../context.js';
 
 /** Actions that write data files. */
 const WRITE_ACTIONS = new Set(['commit', 'deltacommit', 'replacecommit', 'compaction', 'logcompaction', 'clustering']);
-const MARKER_ROOT = `${markerDir('').slice(0, -1)}/`;
-const MARKER_SUFFIX = /\.marker\.(CREATE|MERGE|APPEND)$/;
 
 /** What {@link planOrphanFiles} decides from. */
 export interface OrphanPlanInput {
@@ -83,8 +82,8 @@ export function planOrphanFiles(input: OrphanPlanInput): OrphanPlan {
       plan.markers.push(f.path);
       continue;
     }
-    if (f.path.startsWith(MARKER_ROOT)) continue;
-    if (f.path === '.hoodie' || f.path.startsWith('.hoodie/') || f.path.startsWith('__MACOSX/')) continue;
+    if (f.path.startsWith(`${MARKERS_DIR}/`)) continue;
+    if (isMetaPath(f.path) || f.path.startsWith('__MACOSX/')) continue;
     const base = parseBaseFileName(baseName(f.path));
     if (base && dead(base.instantTime)) addData(f.path);
   }
@@ -99,13 +98,8 @@ export function planOrphanFiles(input: OrphanPlanInput): OrphanPlan {
 
 /** A marker file's instant and the data file it names (undefined for other marker files, e.g. Spark's MARKERS0). */
 function markerOf(path: string): { instant: string; named: string | undefined } | undefined {
-  if (!path.startsWith(MARKER_ROOT)) return undefined;
-  const rest = path.slice(MARKER_ROOT.length);
-  const slash = rest.indexOf('/');
-  if (slash < 0) return undefined;
-  const file = rest.slice(slash + 1);
-  const named = file.replace(MARKER_SUFFIX, '');
-  return { instant: rest.slice(0, slash), named: named === file ? undefined : named };
+  const marker = parseMarkerPath(path);
+  return marker && { instant: marker.instant, named: marker.dataPath };
 }
 
 /** Paths no orphan removal may touch: files of completed commits' write stats, pending compaction plans and savepoints. */
@@ -119,7 +113,7 @@ async function keptFiles(state: TableState): Promise<Set<string>> {
   }
   for (const i of state.timeline.pending()) {
     if (i.action !== 'compaction' && i.action !== 'logcompaction') continue;
-    const path = `${state.config.timelinePath}/${i.requestedTime}.${i.action}.requested`;
+    const path = instantFilePath(state.config, i.requestedTime, i.action, 'REQUESTED');
     for (const op of parseCompactionPlan(await state.storage.read(path), path).operations) {
       for (const name of [op.dataFilePath, ...op.deltaFilePaths]) if (name) keep.add(joinPath(op.partitionPath, baseName(name)));
     }
@@ -137,17 +131,19 @@ export interface OrphanFileOptions {
 
 /**
  * Delete the table's orphan files (see {@link planOrphanFiles}). The listing is taken before the timeline is
- * loaded, so a write that starts meanwhile cannot have files in it without its instant on the timeline.
+ * listed again, so a write that starts meanwhile cannot have files in it without its instant on the timeline.
  * Returns the paths deleted.
  */
-export async function removeOrphanFiles(storage: Storage, options: OrphanFileOptions): Promise<string[]> {
+export async function removeOrphanFiles(ctx: EngineContext, options: OrphanFileOptions): Promise<string[]> {
+  const { storage } = ctx;
   const files = await storage.list('', { recursive: true, includeTemporary: true });
-  const state = await TableState.load(storage);
+  const state = await ctx.reload();
   const plan = planOrphanFiles({ files, timeline: state.timeline, keep: await keptFiles(state), now: options.now, minAgeMs: options.minAgeMs });
   const deleted: string[] = [];
   for (const path of [...plan.tempFiles, ...plan.dataFiles, ...plan.markers]) {
     await storage.delete(path);
     deleted.push(path);
   }
+  if (deleted.length > 0) ctx.invalidate(); // the snapshot's data listing may name them
   return deleted;
 }

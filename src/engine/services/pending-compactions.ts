@@ -2,6 +2,7 @@
 // completed one shows as `<c>.commit`, its plan stays as `<c>.compaction.requested`) and which file groups
 // each plan covers. Writers use it to write on top of pending plans and to detect plans they did not see.
 import { fileGroupKey } from '../../file-group/file-slice.js';
+import { instantFilePath, type TimelineLocation } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import type { Timeline } from '../../timeline/timeline.js';
@@ -18,8 +19,8 @@ export function compactionInstants(timeline: Timeline): string[] {
  * File groups (by `fileGroupKey`) a compaction plan covers. A plan file that is gone (archived with its
  * commit) covers nothing the caller can still conflict with: empty.
  */
-export async function compactionPlanGroups(storage: Storage, timelinePath: string, instant: string): Promise<Set<string>> {
-  const path = `${timelinePath}/${instant}.compaction.requested`;
+export async function compactionPlanGroups(storage: Storage, table: TimelineLocation, instant: string): Promise<Set<string>> {
+  const path = instantFilePath(table, instant, 'compaction', 'REQUESTED');
   let bytes: Uint8Array;
   try {
     bytes = await storage.read(path);

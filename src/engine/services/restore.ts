@@ -1,15 +1,16 @@
 // Restores (hudi-format.md §3.3, §12.9), following Hudi's (CopyOnWrite)RestoreActionExecutor: roll back every write
 // after a savepoint, newest first, under a restore instant that survives crashes.
 import { LakeletError, isLakeletError } from '../../errors.js';
-import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
 import { parseRestoreMetadata, parseRestorePlan, serializeRestoreMetadata, serializeRestorePlan, type RestoreMetadata, type RestorePlan } from '../../timeline/restore-metadata.js';
 import { parseRollbackMetadata, type InstantInfo, type RollbackMetadata } from '../../timeline/rollback-metadata.js';
-import { requestInstant } from '../commit/instant-request.js';
+import { instantFilePath } from '../../layout.js';
+import { instantTransition, requestNewInstant } from '../commit/transitions.js';
 import type { Clock } from '../clock.js';
 import { dropCompactionPlan } from './compaction.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import { reloadTimeline, type EngineContext } from '../context.js';
 import { checkTime, filesOf, timeOf } from './savepoint.js';
 
 /** What a restore did. */
@@ -34,9 +35,11 @@ export interface RestoreResult {
  * and the old latest commit (commits disappear newest first). An instant that is not a completed
  * savepoint → `INVALID_ARGUMENT`.
  */
-export async function restore(storage: Storage, savepointInstant: string | Instant, options: { now?: Date; clock?: Clock } = {}): Promise<RestoreResult> {
+export async function restore(ctx: EngineContext, savepointInstant: string | Instant, options: { now?: Date; clock?: Clock } = {}): Promise<RestoreResult> {
   const time = checkTime(timeOf(savepointInstant), 'restore');
-  let state = await TableState.load(storage);
+  const storage = ctx.storage;
+  let state = await ctx.snapshot();
+  ctx.invalidate(); // whatever happens below changes the timeline
   const pending = await pendingRestores(state);
   const resumed = pending.find((p) => p.plan.savepointToRestoreTimestamp === time);
   if (!resumed && !state.timeline.savepoints().some((s) => s.requestedTime === time)) {
@@ -48,12 +51,12 @@ export async function restore(storage: Storage, savepointInstant: string | Insta
   }
   let result: RestoreResult | undefined;
   if (pending.length > 0) {
-    for (const r of await finishPendingRestores(storage, options)) if (r.instant === resumed?.instant) result = r;
+    for (const r of await finishPendingRestores(state, options)) if (r.instant === resumed?.instant) result = r;
+    state = await reloadTimeline(state);
   }
   if (result) return result;
 
-  await rollbackFailedWrites(storage, options.now);
-  state = await TableState.load(storage);
+  if ((await rollbackFailedWrites(state, options.now)).length > 0) state = await reloadTimeline(state);
   const instantsToRollback: InstantInfo[] = state.timeline.instants
     .filter((i) => WRITE_ACTIONS.has(i.action) && compareInstantTimes(i.requestedTime, time) > 0)
     .reverse()
@@ -61,26 +64,26 @@ export async function restore(storage: Storage, savepointInstant: string | Insta
   const plan: RestorePlan = { instantsToRollback, version: 2, savepointToRestoreTimestamp: time };
   // Under the commit lock at a fresh time (no other instant of any action shares it).
   // Like its rollback of pending writes above, a restore takes every other writer for gone (timeout 0).
-  const restoreTime = await requestInstant(storage, state.config, (t) => `${t}.restore.requested`, serializeRestorePlan(plan), { heartbeatTimeoutMs: 0, ...(options.clock && { clock: options.clock }), ...(options.now && { now: options.now }) });
-  return executeRestore(storage, restoreTime, plan, Date.now(), options.now);
+  const { instantTime: restoreTime } = await requestNewInstant(storage, state.config, 'restore', serializeRestorePlan(plan), { heartbeatTimeoutMs: 0, ...(options.clock && { clock: options.clock }), ...(options.now && { now: options.now }) });
+  return executeRestore(state, restoreTime, plan, Date.now(), options.now);
 }
 
 /**
  * Finish every interrupted restore (`<r>.restore.requested` / `.inflight` without `<r>.restore`), oldest
  * first: interrupted rollbacks and failed writes are rolled back, then each restore's remaining planned
  * instants, then the restore completes. Call it before a write starts (next to `rollbackFailedWrites`);
- * a table without pending restores costs one timeline listing. Returns the restores finished.
+ * a table without pending restores costs nothing but reading `state` (the table as the caller loaded it).
+ * Returns the restores finished (none: the timeline of `state` is unchanged).
  */
-export async function finishPendingRestores(storage: Storage, options: { now?: Date } = {}): Promise<RestoreResult[]> {
-  const state = await TableState.load(storage);
+export async function finishPendingRestores(state: TableState, options: { now?: Date } = {}): Promise<RestoreResult[]> {
   const pending = await pendingRestores(state);
   if (pending.length === 0) {
     await sweepRestoreRollbacks(state);
     return [];
   }
-  await rollbackFailedWrites(storage, options.now);
+  await rollbackFailedWrites(state, options.now);
   const results: RestoreResult[] = [];
-  for (const p of pending) results.push(await executeRestore(storage, p.instant, p.plan, Date.now(), options.now));
+  for (const p of pending) results.push(await executeRestore(state, p.instant, p.plan, Date.now(), options.now));
   return results;
 }
 
@@ -118,7 +121,7 @@ async function sweepRestoreRollbacks(state: TableState): Promise<void> {
 async function pendingRestores(state: TableState): Promise<{ instant: string; plan: RestorePlan }[]> {
   const out: { instant: string; plan: RestorePlan }[] = [];
   for (const i of state.timeline.pending().filter((x) => x.action === 'restore')) {
-    const path = `${state.config.timelinePath}/${i.requestedTime}.restore.requested`;
+    const path = instantFilePath(state.config, i.requestedTime, 'restore', 'REQUESTED');
     let bytes: Uint8Array;
     try {
       bytes = await state.storage.read(path);
@@ -132,16 +135,17 @@ async function pendingRestores(state: TableState): Promise<{ instant: string; pl
 }
 
 /** Carry out (or resume) a planned restore. Idempotent: instants already rolled back are skipped. */
-async function executeRestore(storage: Storage, restoreTime: string, plan: RestorePlan, started: number, now: Date | undefined): Promise<RestoreResult> {
-  let state = await TableState.load(storage);
-  const dir = state.config.timelinePath;
-  if (!filesOf(state, restoreTime, 'restore').some((f) => f.state === 'INFLIGHT')) await storage.write(`${dir}/${restoreTime}.restore.inflight`, new Uint8Array(0));
+async function executeRestore(loaded: TableState, restoreTime: string, plan: RestorePlan, started: number, now: Date | undefined): Promise<RestoreResult> {
+  const storage = loaded.storage;
+  let state = await reloadTimeline(loaded);
+  const transition = instantTransition(storage, state.config, restoreTime, 'restore');
+  if (!filesOf(state, restoreTime, 'restore').some((f) => f.state === 'INFLIGHT')) await transition.markInflight();
 
   for (const info of plan.instantsToRollback) {
     const target = state.timeline.instants.find((i) => i.requestedTime === info.commitTime && i.action === info.action);
     if (!target) continue; // rolled back by an earlier attempt
     await rollbackInstant(state, target, now);
-    state = await TableState.load(storage);
+    state = await reloadTimeline(state);
   }
 
   // Compactions planned after the savepoint (pending, or left pending by rolling back a completed one) go
@@ -149,7 +153,7 @@ async function executeRestore(storage: Storage, restoreTime: string, plan: Resto
   for (const c of state.timeline.pending().filter((i) => i.action === 'compaction' && plan.savepointToRestoreTimestamp !== null && compareInstantTimes(i.requestedTime, plan.savepointToRestoreTimestamp) > 0)) {
     await dropCompactionPlan(state, c.requestedTime);
   }
-  state = await TableState.load(storage);
+  state = await reloadTimeline(state);
 
   // The rollback metadata of each planned instant: rollbacks made for this restore are the completed
   // rollback instants after the restore instant (this attempt's and any interrupted earlier attempt's).
@@ -168,13 +172,13 @@ async function executeRestore(storage: Storage, restoreTime: string, plan: Resto
     version: 1,
     restoreInstantInfo: plan.instantsToRollback,
   };
-  await storage.writeIfAbsent(`${dir}/${restoreTime}.restore`, serializeRestoreMetadata(metadata));
+  await transition.complete(serializeRestoreMetadata(metadata));
 
   // Like Hudi, drop the rollback instants after the savepoint: the restore instant now records them. Pending
   // rollbacks stay (the next writer finishes them). Deleting inflight, requested, then completed keeps every
   // intermediate state a completed rollback, never a pending one without its plan.
   const savepointTime = plan.savepointToRestoreTimestamp;
-  state = await TableState.load(storage);
+  state = await reloadTimeline(state);
   for (const r of state.timeline.completed()) {
     if (r.action !== 'rollback' || (savepointTime !== null && compareInstantTimes(r.requestedTime, savepointTime) <= 0)) continue;
     await deleteRollbackInstant(state, r.requestedTime);

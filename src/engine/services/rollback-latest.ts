@@ -2,13 +2,10 @@
 // pending write if there is one (a crashed write, never the last good commit while a newer write is pending),
 // else the latest completed data write — and the refusal to roll back a pending write whose heartbeat is alive.
 import { LakeletError } from '../../errors.js';
-import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
-import { systemClock } from '../clock.js';
 import { dropCompactionPlan } from './compaction.js';
-import { HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
 import { isTableServiceCommit, rollbackFailedWrites, rollbackInstant, rollbackPendingWrite, type RollbackOptions, type RollbackResult } from './rollback.js';
-import { TableState } from '../table-state.js';
+import { reloadTimeline, type EngineContext } from '../context.js';
 
 /**
  * Undo a write: by default the newest pending write if there is one (a crashed write, never the last good
@@ -16,13 +13,16 @@ import { TableState } from '../table-state.js';
  * pending or the latest data write. A pending write whose heartbeat is still alive — its writer may be running
  * on another tab or machine — is refused with `CONFLICT` unless `options.force` (as Hudi refuses it); one whose
  * heartbeat expired is rolled back. Table-service commits made after a completed target (compactions that
- * merged its logs) are rolled back first, newest first. Returns the rollback of the write itself.
+ * merged its logs) are rolled back first, newest first. Returns the rollback of the write itself. `clock` and
+ * `heartbeatTimeoutMs` default to the context's; the table state is the context's snapshot.
  */
-export async function rollbackLatestWrite(storage: Storage, instant?: string, options: RollbackOptions = {}): Promise<RollbackResult> {
-  const clock = options.clock ?? systemClock;
-  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+export async function rollbackLatestWrite(ctx: EngineContext, instant?: string, options: RollbackOptions = {}): Promise<RollbackResult> {
+  const clock = options.clock ?? ctx.clock;
+  const timeoutMs = options.heartbeatTimeoutMs ?? ctx.heartbeatTimeoutMs;
   const now = options.now ?? clock;
-  const failed = await rollbackFailedWrites(storage, options.now, timeoutMs, clock);
+  let state = await ctx.snapshot();
+  ctx.invalidate(); // whatever happens below changes the timeline
+  const failed = await rollbackFailedWrites(state, options.now, timeoutMs, clock);
   const done = failed; // interrupted rollbacks finished, failed writes rolled back
   if (instant !== undefined) {
     const already = done.find((r) => r.rolledBack === instant);
@@ -31,15 +31,15 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, op
     // The newest pending write was a failed one and is rolled back: that was the default target.
     return done.reduce((a, b) => (compareInstantTimes(a.rolledBack, b.rolledBack) >= 0 ? a : b));
   }
-  let state = await TableState.load(storage);
+  if (failed.length > 0) state = await reloadTimeline(state);
   const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
   const newestPending = pendingWrites.at(-1);
   const explicitPending = instant === undefined ? undefined : pendingWrites.find((i) => i.requestedTime === instant);
   const pendingTarget = instant === undefined ? newestPending : explicitPending;
   if (pendingTarget) {
-    const result = await rollbackPendingWrite(storage, pendingTarget.requestedTime, options, options.force === true);
+    const result = await rollbackPendingWrite(state, pendingTarget.requestedTime, { ...options, clock, heartbeatTimeoutMs: timeoutMs }, options.force === true);
     if (result) return result;
-    state = await TableState.load(storage);
+    state = await reloadTimeline(state);
     const now2 = state.timeline.get(pendingTarget.requestedTime);
     if (now2 && now2.state !== 'COMPLETED') throw liveWriter(pendingTarget, timeoutMs);
     // It completed meanwhile: an explicit target is now the latest commit (checked below); a default target
@@ -63,20 +63,20 @@ export async function rollbackLatestWrite(storage: Storage, instant?: string, op
     throw new LakeletError('CONFLICT', `rollback: the write ${newer.requestedTime} started after ${time} and is still pending; roll it back first (it is the default target) or wait for it to finish`, { instant: time, value: newer.requestedTime });
   }
   const savepointed = new Set(state.timeline.savepoints().map((s) => s.requestedTime));
-  const undone = [target, ...writes.filter((w) => w.requestedTime > target.requestedTime)];
+  const undone = [target, ...writes.filter((w) => compareInstantTimes(w.requestedTime, target.requestedTime) > 0)];
   const blocked = undone.find((w) => savepointed.has(w.requestedTime));
   if (blocked) {
     throw new LakeletError('INVALID_ARGUMENT', `rollback: ${blocked.requestedTime} is savepointed; delete the savepoint first`, { instant: blocked.requestedTime });
   }
-  for (const service of writes.filter((w) => w.requestedTime > target.requestedTime).reverse()) {
+  for (const service of writes.filter((w) => compareInstantTimes(w.requestedTime, target.requestedTime) > 0).reverse()) {
     await rollbackInstant(state, service, now);
-    state = await TableState.load(storage);
+    state = await reloadTimeline(state);
   }
   // Compaction plans made after the write were built from its files: they go with it.
-  for (const plan of state.timeline.instants.filter((i) => i.action === 'compaction' && i.state !== 'COMPLETED' && i.requestedTime > target.requestedTime)) {
+  for (const plan of state.timeline.instants.filter((i) => i.action === 'compaction' && i.state !== 'COMPLETED' && compareInstantTimes(i.requestedTime, target.requestedTime) > 0)) {
     await dropCompactionPlan(state, plan.requestedTime);
   }
-  state = await TableState.load(storage);
+  state = await reloadTimeline(state);
   return rollbackInstant(state, state.timeline.get(time) ?? target, now);
 }
 

@@ -3,6 +3,7 @@
 // never complete, even when a stalled writer recreated some of its timeline files afterwards.
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
+import { instantFilePath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import { parseRollbackMetadata, parseRollbackPlan } from '../../timeline/rollback-metadata.js';
@@ -15,7 +16,7 @@ import type { Timeline } from '../../timeline/timeline.js';
 export async function rollbackOf(storage: Storage, config: TableConfig, timeline: Timeline, instantTime: string): Promise<string | undefined> {
   for (const r of timeline.instants) {
     if (r.action !== 'rollback' || compareInstantTimes(r.requestedTime, instantTime) <= 0) continue;
-    const plan = `${config.timelinePath}/${r.requestedTime}.rollback.requested`;
+    const plan = instantFilePath(config, r.requestedTime, 'rollback', 'REQUESTED');
     try {
       if (parseRollbackPlan(await storage.read(plan), plan).instantToRollback.commitTime === instantTime) return r.requestedTime;
       continue;
@@ -23,7 +24,7 @@ export async function rollbackOf(storage: Storage, config: TableConfig, timeline
       if (!isLakeletError(err, 'NOT_FOUND') || r.state !== 'COMPLETED') throw err;
     }
     // A completed rollback whose plan is gone: its metadata names what it undid.
-    const done = `${config.timelinePath}/${r.requestedTime}.rollback`;
+    const done = instantFilePath(config, r.requestedTime, 'rollback', 'COMPLETED');
     if (parseRollbackMetadata(await storage.read(done), done).commitsRollback.includes(instantTime)) return r.requestedTime;
   }
   return undefined;

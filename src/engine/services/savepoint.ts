@@ -2,9 +2,11 @@
 // completed commit's snapshot, so the cleaner keeps them and a restore (restore.ts) can return to it.
 import { LakeletError, isLakeletError } from '../../errors.js';
 import type { Storage } from '../../storage/storage.js';
+import type { EngineContext } from '../context.js';
 import type { Instant } from '../../timeline/instant.js';
 import { serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../../timeline/savepoint-metadata.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import { instantTransition } from '../commit/transitions.js';
 
 /** Options of {@link savepoint}. */
 export interface SavepointOptions {
@@ -46,8 +48,9 @@ export const filesOf = (state: TableState, time: string, action: string): Instan
  * a cleaner must keep and a restore returns to. Not a completed write → `INVALID_ARGUMENT`; already
  * savepointed → `ALREADY_EXISTS`.
  */
-export async function savepoint(storage: Storage, options: SavepointOptions = {}): Promise<SavepointResult> {
-  const state = await TableState.load(storage);
+export async function savepoint(ctx: EngineContext, options: SavepointOptions = {}): Promise<SavepointResult> {
+  const { storage } = ctx;
+  const state = await ctx.snapshot();
   const latest = state.timeline.latestWrite();
   const time = options.instant === undefined ? latest?.requestedTime : checkTime(timeOf(options.instant), 'savepoint');
   if (time === undefined) throw new LakeletError('INVALID_ARGUMENT', 'savepoint: the table has no completed commit to savepoint', {});
@@ -71,19 +74,14 @@ export async function savepoint(storage: Storage, options: SavepointOptions = {}
     partitionMetadata,
     version: 1,
   };
-  const dir = state.config.timelinePath;
-  await storage.write(`${dir}/${time}.savepoint.inflight`, new Uint8Array(0));
-  const path = `${dir}/${time}.savepoint`;
+  ctx.invalidate();
+  // Hudi writes no requested file for a savepoint: inflight, then completed.
+  const transition = instantTransition(storage, state.config, time, 'savepoint');
+  await transition.markInflight();
   const bytes = serializeSavepointMetadata(metadata);
-  let created: boolean;
-  try {
-    created = await storage.writeIfAbsent(path, bytes);
-  } catch (err) {
-    // The create may have taken effect with its answer lost: the savepoint is ours if it holds our bytes.
-    if (await holdsBytes(storage, path, bytes)) return { instant: time, metadata };
-    throw err;
-  }
-  if (!created && !(await holdsBytes(storage, path, bytes))) {
+  // The create may have taken effect with its answer lost: the savepoint is ours if it holds our bytes.
+  const created = await transition.complete(bytes, { landed: 'same-bytes' });
+  if (!created && !(await transition.holds('COMPLETED', bytes))) {
     throw new LakeletError('ALREADY_EXISTS', `savepoint: ${time} was savepointed by another writer`, { instant: time });
   }
   return { instant: time, metadata };
@@ -93,11 +91,13 @@ export async function savepoint(storage: Storage, options: SavepointOptions = {}
  * Delete a savepoint (completed file first, then the inflight one, like Hudi). No savepoint files at that
  * time → `NOT_FOUND`. The savepointed commit itself is untouched.
  */
-export async function deleteSavepoint(storage: Storage, instant: string | Instant): Promise<void> {
+export async function deleteSavepoint(ctx: EngineContext, instant: string | Instant): Promise<void> {
   const time = checkTime(timeOf(instant), 'deleteSavepoint');
-  const state = await TableState.load(storage);
+  const { storage } = ctx;
+  const state = await ctx.snapshot();
   const files = filesOf(state, time, 'savepoint');
   if (files.length === 0) throw new LakeletError('NOT_FOUND', `deleteSavepoint: no savepoint at ${time}`, { instant: time });
+  ctx.invalidate();
   // The completed file decides: once it is gone the savepoint is deleted (a lost answer is checked by a head).
   for (const f of files.filter((x) => x.state === 'COMPLETED')) {
     const path = state.instantPath(f);
@@ -109,16 +109,6 @@ export async function deleteSavepoint(storage: Storage, instant: string | Instan
   }
   // The inflight file left behind by a failure here is removed by the next write (dropInterruptedSavepoints).
   for (const f of files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(state.instantPath(f)).catch(() => undefined);
-}
-
-/** Does `path` hold exactly `bytes`? (False when it cannot be read.) */
-async function holdsBytes(storage: Storage, path: string, bytes: Uint8Array): Promise<boolean> {
-  try {
-    const found = await storage.read(path);
-    return found.length === bytes.length && found.every((b, i) => b === bytes[i]);
-  } catch {
-    return false;
-  }
 }
 
 /** Is `path` known to be absent? (False when the store cannot tell.) */
@@ -134,10 +124,11 @@ async function isGone(storage: Storage, path: string): Promise<boolean> {
 /**
  * Remove `<t>.savepoint.inflight` files whose savepoint never completed (a savepoint or deleteSavepoint that
  * crashed between its two timeline files), so nothing stays pending. A savepoint still running elsewhere just
- * completes without its inflight file, which readers do not need. Call it before a write starts.
+ * completes without its inflight file, which readers do not need. Call it before a write starts, with the table
+ * as the write loaded it. Returns how many it dropped (0: the timeline of `state` is unchanged).
  */
-export async function dropInterruptedSavepoints(storage: Storage): Promise<number> {
-  const state = await TableState.load(storage);
+export async function dropInterruptedSavepoints(state: TableState): Promise<number> {
+  const { storage } = state;
   let dropped = 0;
   for (const f of state.timeline.files) {
     if (f.action !== 'savepoint' || f.state === 'COMPLETED') continue;
