@@ -15,9 +15,6 @@ export interface CompactionTrigger {
   logBytes: number | undefined;
 }
 
-/** Default trigger: every 5 deltacommits. */
-export const DEFAULT_COMPACTION_TRIGGER: CompactionTrigger = { deltaCommits: 5, logBytes: undefined };
-
 /** Deltacommits completed since the last completed compaction (a `commit` on a merge-on-read table). */
 export function deltaCommitsSinceCompaction(timeline: Timeline): number {
   const writes = timeline.completedWrites();

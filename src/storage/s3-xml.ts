@@ -30,11 +30,6 @@ export function xmlDecode(text: string): string {
   });
 }
 
-/** Escape text for an XML element body. */
-export function xmlEncode(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** The bodies of every `<tag>…</tag>` element (not nested in themselves), in document order. */
 export function xmlElements(xml: string, tag: string): string[] {
   const out: string[] = [];

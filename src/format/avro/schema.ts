@@ -141,11 +141,6 @@ export function parseAvroSchema(schema: string | object, options: ParseAvroSchem
   return root;
 }
 
-/** The JSON text a parsed root schema came from, if known (used to write `avro.schema` verbatim). */
-export function originalSchemaJson(schema: AvroSchema): string | undefined {
-  return originalJson.get(schema);
-}
-
 class SchemaParser {
   private readonly named = new Map<string, AvroNamedSchema>();
   constructor(private readonly fail: (message: string, cause?: unknown) => LakeletError) {}
