@@ -5,8 +5,9 @@ import type { Kernels } from '../kernels/kernels.js';
 import type { HoodieRecord } from './hoodie-record.js';
 
 /**
- * Partition size from which the kernel sorts the keys. Measured in Node 20 on the WASM SIMD build (bench/
- * kernels-in-write.mjs): the kernel is ahead from about 1,000 keys and ~2-3x faster at 100,000.
+ * Partition size from which the kernel sorts the keys. Measured in Node 20, WASM SIMD build, uuid-like keys
+ * (bench/kernels-in-write.mjs): ~0.85x the JS sort's speed at 500 keys, ~1.6x faster at 1,000-4,000 and
+ * ~1.4-2.7x at 10,000-100,000.
  */
 export const SORT_KERNEL_MIN_RECORDS = 1024;
 
@@ -42,9 +43,10 @@ function byKey(a: HoodieRecord, b: HoodieRecord): number {
 /**
  * Sort records in place by partition, then key: grouped by partition (partitions in string order), each group
  * sorted by key, equal keys in input order. With `kernels`, groups of at least {@link SORT_KERNEL_MIN_RECORDS}
- * whose keys sort the same by bytes use `kernels.sortKeys`; the result is identical either way.
+ * whose keys sort the same by bytes use `kernels.sortKeys`; the result is identical either way. `minRecords`
+ * moves the threshold (tests and benchmarks).
  */
-export function sortByPartitionAndKey(records: HoodieRecord[], kernels?: Kernels): void {
+export function sortByPartitionAndKey(records: HoodieRecord[], kernels?: Kernels, minRecords = SORT_KERNEL_MIN_RECORDS): void {
   const groups = new Map<string, HoodieRecord[]>();
   for (const r of records) {
     let g = groups.get(r.partitionPath);
@@ -54,7 +56,7 @@ export function sortByPartitionAndKey(records: HoodieRecord[], kernels?: Kernels
   let i = 0;
   for (const p of [...groups.keys()].sort()) {
     const g = groups.get(p) as HoodieRecord[];
-    const keys = kernels && g.length >= SORT_KERNEL_MIN_RECORDS ? g.map((r) => r.recordKey) : undefined;
+    const keys = kernels && g.length >= minRecords ? g.map((r) => r.recordKey) : undefined;
     if (kernels && keys && byteOrderIsStringOrder(keys)) {
       for (const j of kernels.sortKeys(keys)) records[i++] = g[j] as HoodieRecord;
     } else {
