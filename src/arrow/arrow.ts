@@ -76,9 +76,9 @@ function prepare(type: DataType, v: unknown): unknown {
     for (const f of type.children) o[f.name] = prepare(f.type, (v as Record<string, unknown>)[f.name]);
     return o;
   }
-  if (type instanceof List && Array.isArray(v)) return v.map((x) => prepare(type.children[0]!.type, x));
+  if (type instanceof List && Array.isArray(v)) return v.map((x) => prepare(type.valueType, x));
   if (type instanceof Map_ && typeof v === 'object') {
-    const valueType = (type.children[0]!.type as Struct).children[1]!.type;
+    const valueType = type.valueType;
     return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, prepare(valueType, x)]));
   }
   if (type instanceof Utf8 && typeof v !== 'string') return typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)) : String(v);
@@ -137,11 +137,11 @@ function fromArrow(type: DataType): (v: unknown) => unknown {
     };
   }
   if (type instanceof List) {
-    const item = fromArrow(type.children[0]!.type);
+    const item = fromArrow(type.valueType);
     return (v) => (v === null || v === undefined ? null : Array.from(v as Iterable<unknown>, item));
   }
   if (type instanceof Map_) {
-    const value = fromArrow((type.children[0]!.type as Struct).children[1]!.type);
+    const value = fromArrow(type.valueType);
     return (v) => {
       if (v === null || v === undefined) return null;
       const out: Record<string, unknown> = {};

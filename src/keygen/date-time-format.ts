@@ -216,8 +216,8 @@ interface Fields {
 function matchName(text: string, pos: number, names: readonly string[]): { index: number; length: number } | undefined {
   const rest = text.slice(pos).toLowerCase();
   for (const full of [true, false]) {
-    for (let i = 0; i < names.length; i++) {
-      const name = (full ? names[i] : (names[i] as string).slice(0, 3))!.toLowerCase();
+    for (const [i, n] of names.entries()) {
+      const name = (full ? n : n.slice(0, 3)).toLowerCase();
       if (rest.startsWith(name)) return { index: i, length: name.length };
     }
   }
