@@ -18,6 +18,14 @@ export function isMetaPath(path: string): boolean {
 }
 
 /**
+ * Is `path` in the metadata folder of the table at the store's root, or of a table in a folder below it (a
+ * store holding several tables)?
+ */
+export function isMetaPathOfAnyTable(path: string): boolean {
+  return isMetaPath(path) || path.includes(`/${HOODIE_DIR}/`);
+}
+
+/**
  * The active timeline's folder: `.hoodie` (layout 1, table version 6) or `.hoodie/<hoodie.timeline.path>`
  * (layout 2, v8+; default `timeline`).
  */
@@ -134,6 +142,14 @@ export const LISTING_MANIFEST_PATH = `${LAKELET_AUX_DIR}/listing.json`;
 
 /** Folder of the record-level index (its manifest and shards). */
 export const RECORD_INDEX_DIR = `${LAKELET_AUX_DIR}/record-index`;
+
+/** The record-level index's manifest (names the current shard files). */
+export const RECORD_INDEX_MANIFEST = `${RECORD_INDEX_DIR}/manifest.json`;
+
+/** Path of a file of the record-level index (a shard file name). */
+export function recordIndexFilePath(fileName: string): string {
+  return `${RECORD_INDEX_DIR}/${fileName}`;
+}
 
 /** Name of the file that marks a folder as a partition (java.util.Properties text). */
 export const PARTITION_METADATA_FILE = '.hoodie_partition_metadata';

@@ -2,6 +2,7 @@
 // "latest slices as of T" (hudi-format.md §4.3): uncommitted files dropped, replaced groups removed,
 // logs attached by base instant (layout 1) or by deltacommit completion time (layout 2), junk ignored; and,
 // given the completed writes' metadata, live files the timeline promises but storage lacks → NOT_FOUND.
+import { baseName, isMetaPath, parentPath } from '../layout.js';
 import type { FileInfo } from '../storage/storage.js';
 import { compareInstantTimes } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
@@ -55,11 +56,10 @@ export class FileSystemView {
     const logs: LogFile[] = [];
     this.expected = input.committed ? expectedGroups(input.committed, input.timelineLayoutVersion) : undefined;
     for (const f of input.files) {
-      if (f.kind !== 'file' || f.path.startsWith('.hoodie/') || f.path.startsWith('__MACOSX/')) continue;
+      if (f.kind !== 'file' || isMetaPath(f.path) || f.path.startsWith('__MACOSX/')) continue;
       if (this.expected) this.listed.add(f.path);
-      const slash = f.path.lastIndexOf('/');
-      const partitionPath = slash < 0 ? '' : f.path.slice(0, slash);
-      const name = slash < 0 ? f.path : f.path.slice(slash + 1);
+      const partitionPath = parentPath(f.path);
+      const name = baseName(f.path);
       const base = parseBaseFileName(name);
       if (base) {
         if (base.extension !== 'parquet' || !timeline.isCommittedWrite(base.instantTime)) continue; // archived commits count

@@ -3,10 +3,8 @@
 // they reflect, and merging one commit's key changes into shards.
 import { corruptFile } from '../errors.js';
 
-/** Folder of the record-level index, relative to the table root. */
-export const RECORD_INDEX_DIR = '.hoodie/.aux/lakelet/record-index';
-/** Path of the index manifest. */
-export const RECORD_INDEX_MANIFEST = `${RECORD_INDEX_DIR}/manifest.json`;
+/** The record-level index's folder and manifest (paths defined in layout.ts). */
+export { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../layout.js';
 /** Shards of a new index. */
 export const DEFAULT_SHARD_COUNT = 64;
 /** Version of the manifest and shard formats this code writes and reads. */

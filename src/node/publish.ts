@@ -3,7 +3,8 @@
 import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LakeletError } from '../errors.js';
-import { listingManifest, LISTING_MANIFEST_PATH } from '../storage/http.js';
+import { LISTING_MANIFEST_PATH, PROPERTIES_PATH } from '../layout.js';
+import { listingManifest } from '../storage/http.js';
 import type { FileInfo } from '../storage/storage.js';
 
 /** What {@link publishListing} wrote. */
@@ -31,7 +32,7 @@ export async function publishListing(dir: string): Promise<PublishResult> {
   }
   if (!info.isDirectory()) throw new LakeletError('INVALID_ARGUMENT', `publish: ${JSON.stringify(dir)} is not a directory`, { path: dir });
   try {
-    await stat(join(dir, '.hoodie', 'hoodie.properties'));
+    await stat(join(dir, ...PROPERTIES_PATH.split('/')));
   } catch (err) {
     throw new LakeletError('INVALID_TABLE', `publish: ${JSON.stringify(dir)} is not a Hudi table root (no .hoodie/hoodie.properties)`, { path: dir }, { cause: err });
   }

@@ -2,15 +2,13 @@
 // and ranged GETs for bytes; listings from nginx's JSON autoindex, an S3 ListObjectsV2 answer, or the
 // listing manifest `.hoodie/.aux/lakelet/listing.json` that `lakelet publish` writes for hosts that list nothing.
 import { LakeletError, notFound } from '../errors.js';
+import { LISTING_MANIFEST_PATH } from '../layout.js';
 import { resolveFetch, withRetries, type FetchLike } from './http-retry.js';
 import { listQuery, parseListResult } from './s3-xml.js';
 import { uriEncode } from './sigv4.js';
 import { byPath, listFlat } from './listing.js';
 import { ReadOnlyStorage } from './read-only.js';
 import { checkRange, joinPath, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
-
-/** Where the listing manifest lives, relative to the table root. */
-export const LISTING_MANIFEST_PATH = '.hoodie/.aux/lakelet/listing.json';
 
 /** How {@link httpStorage} lists directories. */
 export type HttpListing = 'auto' | 'nginx-json' | 's3' | 'manifest';

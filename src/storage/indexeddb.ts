@@ -3,6 +3,7 @@
 // writeIfAbsent checks and writes in one readwrite transaction, which makes it atomic across tabs and workers.
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import { corruptFile, LakeletError, notFound } from '../errors.js';
+import { isMetaPathOfAnyTable } from '../layout.js';
 import { errorName, storageError } from './dom-errors.js';
 import { listFlat } from './listing.js';
 import { checkRange, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
@@ -65,7 +66,7 @@ export function indexedDbStorage(dbName: string, options: IndexedDbStorageOption
 
 /** Timeline files get strict durability: they are the commit points. */
 function durabilityOf(path: string): IDBTransactionDurability {
-  return path === '.hoodie' || path.startsWith('.hoodie/') || path.includes('/.hoodie/') ? 'strict' : 'relaxed';
+  return isMetaPathOfAnyTable(path) ? 'strict' : 'relaxed';
 }
 
 /** Every chunk key of `path`. */

@@ -78,18 +78,6 @@ export function joinPath(...parts: string[]): string {
   return parts.filter((p) => p !== '').join('/');
 }
 
-/** The last segment of a path. */
-export function baseName(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? path : path.slice(i + 1);
-}
-
-/** Everything before the last segment (`''` for a top-level entry). */
-export function parentPath(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i < 0 ? '' : path.slice(0, i);
-}
-
 /** Check a range against a file size and return the clamped `[start, end)`; `INVALID_ARGUMENT` when malformed. */
 export function checkRange(label: string, path: string, size: number, range: ByteRange | undefined): ByteRange {
   if (range === undefined) return { start: 0, end: size };

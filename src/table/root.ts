@@ -4,8 +4,9 @@
 import { LakeletError } from '../errors.js';
 import { prefixedStorage } from '../storage/prefixed.js';
 import type { Storage } from '../storage/storage.js';
+import { baseName, HOODIE_DIR, PROPERTIES_PATH } from '../layout.js';
 
-const MARKER = '.hoodie/hoodie.properties';
+const MARKER = PROPERTIES_PATH;
 /** How many folder levels below the store root are searched. */
 export const TABLE_ROOT_SEARCH_DEPTH = 3;
 
@@ -19,10 +20,10 @@ export async function findTableRoot(storage: Storage): Promise<string> {
     const found: string[] = [];
     for (const dir of level) {
       const entries = await storage.list(dir);
-      const hoodie = entries.find((e) => e.kind === 'directory' && e.path.endsWith('.hoodie') && e.path === (dir === '' ? '.hoodie' : `${dir}/.hoodie`));
+      const hoodie = entries.find((e) => e.kind === 'directory' && e.path.endsWith(HOODIE_DIR) && e.path === (dir === '' ? HOODIE_DIR : `${dir}/${HOODIE_DIR}`));
       if (hoodie && (await storage.list(hoodie.path)).some((e) => e.path.endsWith(MARKER))) found.push(dir);
       for (const e of entries) {
-        const name = e.path.slice(e.path.lastIndexOf('/') + 1);
+        const name = baseName(e.path);
         if (e.kind === 'directory' && !skipped(name)) next.push(e.path);
       }
     }

@@ -3,7 +3,8 @@
 // travel and incremental rows must equal a read of the same zip in the page.
 import { describe, expect, inject, it } from 'vitest';
 import { openTable, tableStorage, zipStorage, type Storage } from '../../src/index.js';
-import { httpStorage, listingManifest, LISTING_MANIFEST_PATH, type HttpListing } from '../../src/storage/http.js';
+import { httpStorage, listingManifest, type HttpListing } from '../../src/storage/http.js';
+import { LISTING_MANIFEST_PATH } from '../../src/layout.js';
 import { s3Storage } from '../../src/storage/s3.js';
 import { fetchFixture } from '../helpers/fixtures.browser.js';
 import { tableReads } from '../helpers/table-reads.js';

@@ -1,9 +1,10 @@
 // The data files one write attempt created, recorded as it writes them, and the discarding of an attempt
 // that did not commit: it deletes exactly these, including files written after another writer's rollback
 // removed its markers (a stalled writer that resumes would otherwise leave orphans no marker names).
+import { isMetaPath, isPartitionMetadataPath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { abortWrite, deleteMarkers, type InflightWrite } from '../commit/commit-protocol.js';
-import { TableState } from '../table-state.js';
+import { loadTableState } from '../context.js';
 
 /** A store that records the data files (paths outside `.hoodie/`) written through it. */
 export interface RecordingStorage {
@@ -13,7 +14,7 @@ export interface RecordingStorage {
   readonly written: readonly string[];
 }
 
-const isDataFile = (path: string) => !path.startsWith('.hoodie/') && !path.endsWith('.hoodie_partition_metadata');
+const isDataFile = (path: string) => !isMetaPath(path) && !isPartitionMetadataPath(path);
 
 /** Wrap `inner`; every other call passes through unchanged. */
 export function recordingStorage(inner: Storage): RecordingStorage {
@@ -52,7 +53,7 @@ export function recordingStorage(inner: Storage): RecordingStorage {
  */
 export async function discardAttempt(storage: Storage, inflight: InflightWrite, written: readonly string[]): Promise<void> {
   await inflight.heartbeat.stop().catch(() => undefined);
-  const fresh = await TableState.load(storage);
+  const fresh = await loadTableState(storage);
   const mine = fresh.timeline.get(inflight.instantTime);
   if (mine?.state === 'COMPLETED') return; // it committed after all: nothing to undo
   for (const f of written) await storage.delete(f);
