@@ -2,6 +2,7 @@
 // ones exist: the latest slice (as of T) of each non-replaced file group — its base file, and the log files
 // completed deltacommits wrote onto it. Older slices (cleaned) and archived commits are not checked.
 import { LakeletError } from '../errors.js';
+import { baseName } from '../layout.js';
 import { compareInstantTimes } from '../timeline/instant.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { parseBaseFileName, parseLogFileName } from './file-names.js';
@@ -33,7 +34,6 @@ export interface ExpectedGroup {
   logs: ExpectedFile[];
 }
 
-const nameOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const newer = (a: string, b: string) => compareInstantTimes(a, b) > 0;
 
 /** Group the files named by the write stats of `writes` by file group. Pure. */
@@ -43,7 +43,7 @@ export function expectedGroups(writes: readonly CommittedWrite[], timelineLayout
     for (const [partition, stats] of Object.entries(w.metadata.partitionToWriteStats)) {
       for (const s of stats) {
         if (!s.path || !s.fileId) continue;
-        const name = nameOf(s.path);
+        const name = baseName(s.path);
         const partitionPath = s.partitionPath || partition;
         const base = parseBaseFileName(name);
         const log = base ? undefined : parseLogFileName(name);

@@ -1,6 +1,7 @@
 // Clean timeline files of v6 tables (hudi-format.md §3.3): the plan (`<t>.clean.requested`, also copied into
 // `<t>.clean.inflight`, Avro HoodieCleanerPlan) and the completed `<t>.clean` (Avro HoodieCleanMetadata).
 import { corruptFile } from '../errors.js';
+import { baseName, partitionFilePath } from '../layout.js';
 import { readAvroContainer, writeAvroContainer } from '../format/avro/container.js';
 import type { TimelineAvroOptions } from './rollback-metadata.js';
 
@@ -262,8 +263,7 @@ function onlyRecord(bytes: Uint8Array, path: string): Record<string, unknown> {
 
 /** Map a path from a plan (absolute when Hudi wrote it) to a path relative to the table root. */
 export function relativeCleanPath(partitionPath: string, filePath: string): string {
-  const name = filePath.slice(filePath.lastIndexOf('/') + 1);
-  return partitionPath === '' ? name : `${partitionPath}/${name}`;
+  return partitionFilePath(partitionPath, baseName(filePath));
 }
 
 /** Interpret a decoded HoodieCleanerPlan record (from a plan file or an archived entry). */

@@ -1,6 +1,7 @@
 // Savepoint timeline files of v6 tables (hudi-format.md §3.3, §12.9): `<t>.savepoint.inflight` is empty and
 // the completed `<t>.savepoint` is Avro HoodieSavepointMetadata naming the files the savepoint protects.
 import { corruptFile } from '../errors.js';
+import { partitionFilePath } from '../layout.js';
 import { readAvroContainer, writeAvroContainer } from '../format/avro/container.js';
 import type { TimelineAvroOptions } from './rollback-metadata.js';
 
@@ -133,7 +134,7 @@ export function savepointedFilePaths(md: SavepointMetadata): string[] {
   const out: string[] = [];
   for (const [p, m] of Object.entries(md.partitionMetadata)) {
     const partition = m.partitionPath || p;
-    for (const name of m.savepointDataFile) out.push(partition === '' ? name : `${partition}/${name}`);
+    for (const name of m.savepointDataFile) out.push(partitionFilePath(partition, name));
   }
   return out.sort();
 }

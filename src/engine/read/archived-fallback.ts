@@ -3,6 +3,7 @@
 // deleted, so a file missing from the active timeline is in the archive by the time its absence is seen).
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
+import { baseName, timelineFilePath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../../timeline/archived-timeline.js';
 import { parseCommitMetadata, type CommitMetadata } from '../../timeline/commit-metadata.js';
@@ -16,7 +17,7 @@ export async function loadArchivedTimeline(storage: Storage, config: TableConfig
   if (config.timelineLayoutVersion !== 1) return new ArchivedTimeline([]);
   const files = (await storage.list(config.archivePath))
     .filter((f) => f.kind === 'file')
-    .map((f) => ({ path: f.path, version: archiveFileVersion(f.path.slice(f.path.lastIndexOf('/') + 1)) }))
+    .map((f) => ({ path: f.path, version: archiveFileVersion(baseName(f.path)) }))
     .filter((f): f is { path: string; version: number } => f.version !== undefined)
     .sort((a, b) => a.version - b.version);
   const entries = [];
@@ -30,7 +31,7 @@ export async function loadArchivedTimeline(storage: Storage, config: TableConfig
  * restored away, not archived): the original `NOT_FOUND`.
  */
 export async function readCommitMetadataOrArchived(storage: Storage, config: TableConfig, instant: Instant): Promise<CommitMetadata> {
-  const path = `${config.timelinePath}/${instant.fileName}`;
+  const path = timelineFilePath(config, instant);
   let bytes: Uint8Array;
   try {
     bytes = await storage.read(path);

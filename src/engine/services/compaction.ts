@@ -14,7 +14,7 @@ import { serializeCommitMetadata, type WriteStatInput } from '../../timeline/com
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
 import { WRITE_ACTIONS } from '../../timeline/instant.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
-import { heartbeatPath, instantFilePath, markerPath } from '../../layout.js';
+import { heartbeatPath, instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
 import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { pendingCompactionGroups } from '../write/bucket-writer.js';
@@ -205,13 +205,13 @@ async function liveInputs(state: TableState, instant: string, operations: readon
   const { storage } = state;
   const missing = new Set<string>();
   for (const op of operations) {
-    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
     for (const name of op.deltaFilePaths) {
+      const path = partitionFilePath(op.partitionPath, name);
       try {
-        await storage.head(prefix + name);
+        await storage.head(path);
       } catch (err) {
         if (!isLakeletError(err, 'NOT_FOUND')) throw err;
-        missing.add(prefix + name);
+        missing.add(path);
       }
     }
   }
@@ -224,10 +224,7 @@ async function liveInputs(state: TableState, instant: string, operations: readon
   for (const path of missing) {
     if (committed.has(path)) throw new LakeletError('NOT_FOUND', `compaction: plan ${instant} merges ${path}, which a completed commit wrote and storage lacks`, { instant, path });
   }
-  return operations.map((op) => {
-    const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
-    return { ...op, deltaFilePaths: op.deltaFilePaths.filter((name) => !missing.has(prefix + name)) };
-  });
+  return operations.map((op) => ({ ...op, deltaFilePaths: op.deltaFilePaths.filter((name) => !missing.has(partitionFilePath(op.partitionPath, name))) }));
 }
 
 async function compactOperation(
@@ -239,13 +236,13 @@ async function compactOperation(
   schema: Awaited<ReturnType<TableState['schemaAsOf']>>,
   options: CompactionRunOptions,
 ): Promise<WriteStatInput> {
-  const prefix = op.partitionPath === '' ? '' : `${op.partitionPath}/`;
+  const pathOf = (name: string) => partitionFilePath(op.partitionPath, name);
   const slice: FileSlice = {
     partitionPath: op.partitionPath,
     fileId: op.fileId,
     baseInstantTime: op.baseInstantTime,
-    baseFile: op.dataFilePath ? { path: prefix + op.dataFilePath, name: op.dataFilePath, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, size: 0 } : undefined,
-    logFiles: op.deltaFilePaths.map((name, i) => ({ path: prefix + name, name, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, version: i + 1, writeToken: undefined, size: 0, completionTime: undefined })),
+    baseFile: op.dataFilePath ? { path: pathOf(op.dataFilePath), name: op.dataFilePath, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, size: 0 } : undefined,
+    logFiles: op.deltaFilePaths.map((name, i) => ({ path: pathOf(name), name, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, version: i + 1, writeToken: undefined, size: 0, completionTime: undefined })),
   };
   const rows = await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false });
   // The merged slice is written as it is (records keep their commit time and seqno) by the merge handle:

@@ -2,6 +2,7 @@
 // version of its slice — an AVRO_DATA block of full records and a DELETE block (hudi-format.md §7),
 // headers INSTANT_TIME and SCHEMA — and rollback COMMAND blocks for rolled-back deltacommits.
 import { logFileName } from '../../file-group/file-names.js';
+import { partitionFilePath } from '../../layout.js';
 import type { LogFile } from '../../file-group/file-slice.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
 import { encodeAvroDataBlockContent, encodeDeleteBlockContent } from '../../format/log/content.js';
@@ -44,7 +45,7 @@ export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
   // v6 log names carry the slice's base instant, not the writer's: the write token (task-stage-attempt)
   // takes the writer's instant as its stage, so concurrent writers never pick the same file name.
   const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
-  const path = input.partitionPath === '' ? name : `${input.partitionPath}/${name}`;
+  const path = partitionFilePath(input.partitionPath, name);
   const schemaJson = avroSchemaJson(input.schema);
   const upserts: Record<string, unknown>[] = [];
   const deletes: { recordKey: string; partitionPath: string; orderingVal: unknown }[] = [];

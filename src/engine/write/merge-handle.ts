@@ -4,6 +4,7 @@
 import { microsToWire } from '../../schema/timestamp-micros.js';
 import type { BaseFile } from '../../file-group/file-slice.js';
 import { baseFileName } from '../../file-group/file-names.js';
+import { partitionFilePath } from '../../layout.js';
 import type { BaseFileWriterOptions } from '../../format/parquet/write.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
@@ -49,7 +50,7 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
 export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult> {
   const { storage, fileId, base, writer, beforeWrite, collectKeys, pool, ...rest } = input;
   const name = baseFileName(fileId, `${input.taskId}-0-0`, input.instantTime);
-  const path = input.partitionPath === '' ? name : `${input.partitionPath}/${name}`;
+  const path = partitionFilePath(input.partitionPath, name);
   const { compressors, ...wire } = writer;
   const spec: MergeFileGroupSpec = { ...rest, fileName: name, ...(base ? { basePath: base.path } : {}), writer: wire, collectKeys: collectKeys ?? false };
   const merged = await mergeFileGroup(storage, spec, base, pool, compressors);
