@@ -8,10 +8,10 @@ import type { ReplaceRecord } from '../../file-group/file-system-view.js';
 import { planClean, type CleanPlanOptions, type PendingCompactionSlice } from '../../plan/clean-plan.js';
 import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleaningPolicy, type CleanPartitionMetadata } from '../../timeline/clean-metadata.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
-import { parseSavepointMetadata, savepointedFilePaths } from '../../timeline/savepoint-metadata.js';
 import { systemClock, type Clock } from '../clock.js';
 import { instantTransition, requestNewInstant } from '../commit/transitions.js';
 import { removeOrphanFiles } from './orphan-files.js';
+import { savepointedFiles } from './savepoint.js';
 import type { TableState } from '../table-state.js';
 import type { EngineContext } from '../context.js';
 
@@ -46,17 +46,6 @@ export interface CleanResult {
   filesDeleted: number;
   /** The oldest commit whose snapshot is still readable (undefined when the plan had none). */
   earliestInstantToRetain: string | undefined;
-}
-
-/** Paths of the files completed savepoints protect (table-relative). */
-export async function savepointedFiles(state: TableState): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (const i of state.timeline.completed()) {
-    if (i.action !== 'savepoint') continue;
-    const path = state.instantPath(i);
-    for (const p of savepointedFilePaths(parseSavepointMetadata(await state.storage.read(path), path))) out.add(p);
-  }
-  return out;
 }
 
 /** Completed replacecommits and the groups they replaced. */

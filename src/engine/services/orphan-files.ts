@@ -1,13 +1,13 @@
 // Orphan files: temp files of writes that crashed before publishing (`<name>.lakelet-tmp-*`), and data files
 // and markers of writes that were aborted or rolled back while their writer kept going. `planOrphanFiles`
 // decides (pure); `removeOrphanFiles` lists, loads the timeline and deletes. The cleaner calls it.
-import { baseName, joinPath, TEMP_FILE_MARKER, type FileInfo, type Storage } from '../../storage/storage.js';
+import { joinPath, TEMP_FILE_MARKER, type FileInfo, type Storage } from '../../storage/storage.js';
 import { parseBaseFileName } from '../../file-group/file-names.js';
-import { instantFilePath, isMetaPath, MARKERS_DIR, parseMarkerPath } from '../../layout.js';
+import { baseName, instantFilePath, isMetaPath, MARKERS_DIR, parseMarkerPath } from '../../layout.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import type { Timeline } from '../../timeline/timeline.js';
-import { savepointedFiles } from './clean.js';
+import { savepointedFiles } from './savepoint.js';
 import type { TableState } from '../table-state.js';
 import type { EngineContext } from '../context.js';
 

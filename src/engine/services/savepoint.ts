@@ -4,7 +4,7 @@ import { LakeletError, isLakeletError } from '../../errors.js';
 import type { Storage } from '../../storage/storage.js';
 import type { EngineContext } from '../context.js';
 import type { Instant } from '../../timeline/instant.js';
-import { serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../../timeline/savepoint-metadata.js';
+import { parseSavepointMetadata, savepointedFilePaths, serializeSavepointMetadata, type SavepointMetadata, type SavepointPartitionMetadata } from '../../timeline/savepoint-metadata.js';
 import type { TableState } from '../table-state.js';
 import { instantTransition } from '../commit/transitions.js';
 
@@ -137,4 +137,15 @@ export async function dropInterruptedSavepoints(state: TableState): Promise<numb
     dropped++;
   }
   return dropped;
+}
+
+/** Paths of the files completed savepoints protect (table-relative). */
+export async function savepointedFiles(state: TableState): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const i of state.timeline.completed()) {
+    if (i.action !== 'savepoint') continue;
+    const path = state.instantPath(i);
+    for (const p of savepointedFilePaths(parseSavepointMetadata(await state.storage.read(path), path))) out.add(p);
+  }
+  return out;
 }
