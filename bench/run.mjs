@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser.mjs';
 import { nginxAvailable, startNginx } from './nginx.mjs';
+import { kernelsInWriteLines, runKernelsInWrite } from './kernels-in-write.mjs';
 
 const READ_GOAL = 1.3;
 const MOR_UPSERT_GOAL = 5;
@@ -270,6 +271,10 @@ function printReport(r) {
     if (lt.longTasks.top.length > 0) row('longest tasks', '', lt.longTasks.top.slice(0, 6).map((x) => `${x.durationMs} ms at ${x.startMs} ms (${x.phase})`).join(', '));
     if (lt.longAnimationFrames.topScripts.length > 0) row('long-frame scripts', '', lt.longAnimationFrames.topScripts.slice(0, 3).map((x) => `${x.name} ${x.durationMs} ms`).join('; '));
   }
+  if (r.kernelsInWrite) {
+    lines.push('');
+    lines.push(...kernelsInWriteLines(r.kernelsInWrite));
+  }
   lines.push('');
   lines.push(`total bench time ${secs(r.totalSeconds)}`);
   console.log(lines.join('\n'));
@@ -463,6 +468,10 @@ async function main() {
       report.browser = { rows: o.browserRows, upsert: o.browserUpsert, ...rest };
       if (lt) report.longtask = { ...lt, nodeRows: o.rows, nodeUpsert: o.upsert };
     }
+
+    // The write's kernel steps at its batch sizes (the upsert batch's dedupe, the bulk insert's key sort), auto vs js.
+    progress('kernels in the write: dedupe and bulk-insert sort, kernels auto vs js');
+    report.kernelsInWrite = await runKernelsInWrite([...new Set([10_000, o.upsert, o.rows])].sort((a, b) => a - b));
 
     report.env.loadEnd = loadavg()[0];
     report.totalSeconds = (performance.now() - t0) / 1000;
