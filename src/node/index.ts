@@ -1,4 +1,5 @@
-// lakelet for Node: everything of the main entry plus the local file-system store and path helpers.
+// lakelet for Node: everything of the main entry plus the local file-system store, path helpers, publishing a
+// listing for HTTP readers and reading parquet files as rows.
 import { readFile, stat } from 'node:fs/promises';
 import { tableStorage } from '../table/root.js';
 import { LakeletError } from '../errors.js';
@@ -10,6 +11,7 @@ import { useNodeWorkers } from './worker-pool-node.js';
 export * from '../index.js';
 export { nodeFsStorage } from '../storage/node-fs.js';
 export { publishListing, type PublishResult } from './publish.js';
+export { readParquetFile, type ParquetFileRows } from './parquet-file.js';
 export { nodeWorkerFactory, useNodeWorkers } from './worker-pool-node.js';
 
 // Pools created without a factory of their own use worker_threads in Node.

@@ -4,10 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLakeletError } from '../../errors.js';
-import { jsonRow } from '../../schema/json-row.js';
-import { parseFilter, type Filter } from '../../expr/filter.js';
-import { openTable, type RowsOptions, type Table } from '../../table/table.js';
+import { isLakeletError, jsonRow, openTable, parseFilter, storageForPath, type Filter, type RowsOptions, type Table } from '../index.js';
 import { HELP, parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './format.js';
 import { INSPECT_USAGE, inspectTable, inspectText } from './inspect.js';
@@ -15,7 +12,6 @@ import { OutputClosed, OutputSink, type CliOutput } from './output.js';
 import { PUBLISH_USAGE, publishCommand } from './publish.js';
 import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './services.js';
 import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
-import { storageForPath } from '../index.js';
 
 export type { CliOutput } from './output.js';
 

@@ -2,11 +2,11 @@
 // text), CSV (RFC 4180 with a header row) and parquet, as rows typed against the table schema when it has one.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { LakeletError } from '../../errors.js';
-import type { AvroRecordSchema, AvroSchema } from '../../format/avro/schema.js';
-import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../format/parquet/read.js';
-import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
-import { isMetaField } from '../../schema/table-schema.js';
+import { LakeletError, META_FIELDS, readParquetFile, type AvroRecordSchema } from '../index.js';
+
+type AvroSchema = AvroRecordSchema['fields'][number]['type'];
+const META: ReadonlySet<string> = new Set(META_FIELDS);
+const isMetaField = (name: string): boolean => META.has(name);
 
 /** The input formats of the write commands. */
 export const INPUT_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
@@ -63,12 +63,8 @@ export async function readInputFile(path: string, format: InputFormat, schema: A
  * when its footer has one (Hudi and parquet-avro files do). Bad bytes → `CORRUPT_FILE`.
  */
 export async function readParquetInput(bytes: Uint8Array, path: string): Promise<InputRows> {
-  const file = bufferFromBytes(bytes);
-  const footer = await readParquetFooter(file, path);
-  const columns = footer.columns.filter((c) => !isMetaField(c));
+  const { columns, rows, avroSchema } = await readParquetFile(bytes, path);
   if (columns.length === 0) throw invalid(`${path} has no data columns`);
-  const rows = await readParquetRows(file, footer, path, { columns });
-  const { avroSchema } = readHudiFooter(footer.keyValues, { path, bloom: false });
   return avroSchema === undefined ? { rows } : { rows, avroSchema };
 }
 

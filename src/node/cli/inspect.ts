@@ -1,9 +1,6 @@
 // `lakelet inspect`: what a table is (config), what happened to it (every instant of the active timeline,
 // pending instants, savepoints, how far back it is readable) and which files its latest snapshot reads.
-import { TableState } from '../../engine/table-state.js';
-import { isLakeletError } from '../../errors.js';
-import type { Table } from '../../table/table.js';
-import { parseSavepointMetadata } from '../../timeline/savepoint-metadata.js';
+import type { Table } from '../index.js';
 
 /** The help text of `lakelet inspect`. */
 export const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
@@ -73,20 +70,13 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
       const totalSize = (baseFile?.size ?? 0) + logFiles.reduce((n, l) => n + l.size, 0);
       return { partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, baseFile, logFiles, totalSize };
     });
-  const savepoints: InspectReport['savepoints'] = [];
-  for (const i of table.timeline) {
-    if (i.action !== 'savepoint' || i.state !== 'COMPLETED') continue;
-    const file = `${c.timelinePath}/${i.fileName}`;
-    try {
-      const md = parseSavepointMetadata(await table.storage.read(file), file);
-      const at = new Date(md.savepointedAt);
-      savepoints.push({ instant: i.requestedTime, savepointedBy: md.savepointedBy, savepointedAt: Number.isNaN(at.getTime()) ? null : at.toISOString(), comments: md.comments });
-    } catch (err) {
-      if (!isLakeletError(err)) throw err;
-      savepoints.push({ instant: i.requestedTime, savepointedBy: null, savepointedAt: null, comments: null });
-    }
-  }
-  const readable = await (await TableState.load(table.storage)).oldestReadableInstant();
+  const retention = await table.retention();
+  const savepoints: InspectReport['savepoints'] = retention.savepoints.map((s) => ({
+    instant: s.instant,
+    savepointedBy: s.savepointedBy ?? null,
+    savepointedAt: s.savepointedAt?.toISOString() ?? null,
+    comments: s.comments ?? null,
+  }));
   return {
     path,
     config: {
@@ -108,7 +98,7 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
     timeline: table.timeline.map((i) => ({ requestedTime: i.requestedTime, action: i.action, state: i.state, completionTime: i.completionTime ?? null, fileName: i.fileName })),
     pending: table.timeline.filter((i) => i.state !== 'COMPLETED').map((i) => ({ requestedTime: i.requestedTime, action: i.action, state: i.state })),
     savepoints,
-    oldestReadableInstant: readable ?? null,
+    oldestReadableInstant: retention.oldestReadable ?? null,
     fileSlices: slices,
     totals: {
       partitions: new Set(slices.map((s) => s.partitionPath)).size,

@@ -1,8 +1,7 @@
 // `lakelet delete`'s record keys: read from a file one key per line (keys may hold commas), and the keys of a
 // delete that match no record (named on stderr, so a delete that finds nothing is never silent).
 import { readFile } from 'node:fs/promises';
-import { LakeletError } from '../../errors.js';
-import type { Table } from '../../table/table.js';
+import { LakeletError, type Table } from '../index.js';
 import { UsageError } from './args.js';
 
 /**

@@ -1,6 +1,6 @@
 // Progress of a CLI write on stderr: a redrawn one-line bar when stderr is a terminal, and in every case one
 // summary line when the write is done. Nothing goes to stdout, so piped results stay clean.
-import type { WriteProgress } from '../../engine/write/write-options.js';
+import type { WriteProgress } from '../index.js';
 import type { CliOutput } from './output.js';
 
 /** Receives a write's progress events and reports them. */

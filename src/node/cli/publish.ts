@@ -2,7 +2,7 @@
 // read over plain HTTP hosting that cannot list directories.
 import { parseArgs, UsageError, type OptionSpec } from './args.js';
 import { OutputSink, type CliOutput } from './output.js';
-import { publishListing } from '../publish.js';
+import { publishListing } from '../index.js';
 
 /** Help text of `lakelet publish`. */
 export const PUBLISH_USAGE = `Usage: lakelet publish <dir>

@@ -1,9 +1,6 @@
 // The CLI's table services: `lakelet compact|clean|archive|savepoint|restore|rollback <dir>` run one
 // service of the Table API on a table directory and print one summary line (or one JSON document).
-import { TableState } from '../../engine/table-state.js';
-import type { CleanOptions } from '../../engine/services/clean.js';
-import type { Table } from '../../table/table.js';
-import type { CleaningPolicy } from '../../timeline/clean-metadata.js';
+import type { CleanOptions, Table } from '../index.js';
 import { HELP, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { OutputSink, type CliOutput } from './output.js';
 import { openForWrite } from './write.js';
@@ -192,6 +189,8 @@ function compactRunner(args: ParsedArgs): Runner {
   };
 }
 
+type CleaningPolicy = NonNullable<CleanOptions['policy']>;
+
 const POLICIES: readonly CleaningPolicy[] = ['KEEP_LATEST_COMMITS', 'KEEP_LATEST_FILE_VERSIONS', 'KEEP_LATEST_BY_HOURS'];
 const RETAIN_OPTIONS: Record<string, CleaningPolicy> = {
   'retain-commits': 'KEEP_LATEST_COMMITS',
@@ -224,8 +223,7 @@ function cleanRunner(args: ParsedArgs): Runner {
   if (hours !== undefined) options.retainHours = parseHours(hours);
   return async (table) => {
     const result = await table.clean(options);
-    const readable = await (await TableState.load(table.storage)).oldestReadableInstant();
-    const oldest = readable?.instant ?? null;
+    const oldest = (await table.retention()).oldestReadable?.instant ?? null;
     const json = { instant: result?.instant ?? null, policy, filesDeleted: result?.filesDeleted ?? 0, earliestInstantToRetain: result?.earliestInstantToRetain ?? null, oldestReadableInstant: oldest };
     const tail = oldest === null ? '' : `; oldest readable instant ${oldest}`;
     if (!result) return { line: `nothing to clean (${policy}${retainText(options)})${tail}`, json };

@@ -2,22 +2,17 @@
 // `bulk-insert` and `delete` write the rows of a JSON lines, CSV or parquet file into it with progress on stderr.
 import { mkdir, readFile, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TableType } from '../../config/table-config.js';
-import type { CreateTableOptions } from '../../engine/create-table.js';
-import type { WriteResult } from '../../engine/write/write-client.js';
-import type { WriteWarning } from '../../engine/services/post-commit.js';
-import type { WriteOptions } from '../../engine/write/write-options.js';
-import { isLakeletError, LakeletError } from '../../errors.js';
-import { withoutMetaFields } from '../../schema/table-schema.js';
-import type { IndexType } from '../../index/index-type.js';
-import type { KeyGeneratorKind } from '../../keygen/key-generator.js';
-import { createTable, openTable, type Table } from '../../table/table.js';
+import {
+  createTable, isLakeletError, LakeletError, META_FIELDS, nodeFsStorage, openTable,
+  type CreateTableOptions, type IndexType, type Table, type TableType, type WriteOptions, type WriteResult, type WriteWarning,
+} from '../index.js';
 import { HELP, parseArgs, parseColumnList, UsageError, type OptionSpec } from './args.js';
 import { inputFormatOf, readInputFile, type InputRows } from './input.js';
 import { keysWithoutRecord, missingKeysLine, readKeysFile } from './keys.js';
 import { OutputSink, type CliOutput } from './output.js';
 import { progressReporter } from './progress.js';
-import { nodeFsStorage } from '../../storage/node-fs.js';
+
+type KeyGeneratorKind = Extract<NonNullable<CreateTableOptions['keyGenerator']>, string>;
 
 /** The write commands, by their CLI name. */
 export const WRITE_COMMANDS = ['upsert', 'insert', 'bulk-insert', 'delete'] as const;
@@ -296,7 +291,8 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
   const table = await openForWrite(dir, command);
   let rows: InputRows | undefined;
   if (input !== undefined && format !== undefined) {
-    const schema = withoutMetaFields(await table.avroSchema());
+    const tableSchema = await table.avroSchema();
+    const schema = { ...tableSchema, fields: tableSchema.fields.filter((f) => !(META_FIELDS as readonly string[]).includes(f.name)) };
     const hasSchema = schema.fields.length > 0;
     rows = await readInputFile(input, format, hasSchema ? schema : undefined);
     // A table without a schema takes a parquet file's own (exact types: dates, maps, decimals) over one inferred from values.
