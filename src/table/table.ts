@@ -1,80 +1,74 @@
 // The Table facade users see: open a Hudi table in any Storage and query it (snapshot, time travel,
 // read-optimized, incremental) as an Apache Arrow Table or a stream of plain row objects.
-import type { Schema, Table as ArrowTable } from 'apache-arrow';
 import { parseTableConfig, type TableConfig } from '../config/table-config.js';
 import type { FileSlice } from '../file-group/file-slice.js';
-import { arrowSchema, rowsToArrow } from '../arrow/arrow.js';
+import type { ArrowSchema, ArrowTable } from '../arrow/arrow.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions, type ResolvedRead } from '../engine/read/query.js';
 import type { ReadWarning } from '../engine/read/file-slice-reader.js';
-import { PROPERTIES_PATH, TableState } from '../engine/table-state.js';
+import { TableState } from '../engine/table-state.js';
+import { PROPERTIES_PATH } from '../layout.js';
 import { Timeline } from '../timeline/timeline.js';
-import type { Filter } from '../expr/filter.js';
 import type { Storage } from '../storage/storage.js';
 import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { LakeletError } from '../errors.js';
 import { createTableFiles, type CreateTableOptions } from '../engine/create-table.js';
-import type { TagMap } from '../engine/write/tag.js';
+import { InMemoryIndex } from '../engine/write/in-memory-index.js';
 import { rollbackLatestWrite } from '../engine/services/rollback-latest.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
 import { runPendingCompactions, scheduleCompaction, type CompactionResult } from '../engine/services/compaction.js';
 import { write, type WriteRequest, type WriteResult } from '../engine/write/write-client.js';
 import { resolveWriteOptions, type WriteOptions } from '../engine/write/write-options.js';
+import { EngineContext } from '../engine/context.js';
 import { withTableWriteLock } from '../engine/commit/write-lock.js';
-import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult } from '../engine/table-support.js';
+import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult, type MaintenanceOperation } from '../engine/table-support.js';
 import { clean, type CleanOptions, type CleanResult } from '../engine/services/clean.js';
 import { archive } from '../engine/services/archival.js';
 import type { ArchivalOptions } from '../plan/archival-plan.js';
 import { deleteSavepoint, savepoint, type SavepointOptions, type SavepointResult } from '../engine/services/savepoint.js';
 import { finishPendingRestores, restore, type RestoreResult } from '../engine/services/restore.js';
 import type { WriteInput } from '../engine/write/records.js';
-import { closeWorkerPools } from '../worker/pool-registry.js';
+import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
+import { tableRetention } from './retention.js';
 
-/** Options of {@link Table.fileSlices}. */
-export interface FileSliceOptions {
-  asOf?: string | Date;
-  readOptimized?: boolean;
-  /** Incremental: exclusive start instant. */
-  from?: string | Date;
-  /** Incremental: inclusive end instant (default the latest write). */
-  to?: string | Date;
-  /** Filters on partition fields prune partitions. */
-  filters?: readonly (Filter | string)[];
-}
-
-/** Options of {@link Table.rows}: a snapshot query, or an incremental one when `from` is set. */
-export type RowsOptions = QueryOptions & { from?: string | Date; to?: string | Date };
+/** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
+const loadArrow = () => import('../arrow/arrow.js');
 
 /**
  * An open Hudi table. Create it with {@link openTable}. The table reflects the timeline as it was when
  * opened; call {@link Table.refresh} to see later commits.
  */
 export class Table {
-  private state: TableState;
-  /** Write options given at creation: defaults of every write through this object. */
-  private readonly writeDefaults: WriteOptions;
-  /** The IN_MEMORY index's key map, kept between writes. */
-  private readonly keyMap: { instant: string | undefined; map: TagMap } = { instant: undefined, map: new Map() };
+  /** The engine context: storage, the write options given at creation (defaults of every write), the pool, the state. */
+  private readonly ctx: EngineContext;
+  /** The IN_MEMORY index of this table's writes: its key map is kept (and updated in place) between writes. */
+  private readonly inMemoryIndex = new InMemoryIndex();
 
-  private constructor(state: TableState, writeDefaults: WriteOptions = {}) {
-    this.state = state;
-    this.writeDefaults = writeDefaults;
+  private constructor(ctx: EngineContext) {
+    this.ctx = ctx;
   }
 
   /** @internal The Table of a table just created (config known, timeline empty). */
   static created(storage: Storage, config: TableConfig, writeDefaults?: WriteOptions): Table {
-    return new Table(new TableState(storage, config, Timeline.fromFileNames([])), writeDefaults);
+    return new Table(new EngineContext(storage, writeDefaults, new TableState(storage, config, Timeline.fromFileNames([]))));
   }
 
   /** Open the table whose root is the root of `storage`. */
   static async open(storage: Storage, writeDefaults?: WriteOptions): Promise<Table> {
-    return new Table(await TableState.load(storage), writeDefaults);
+    const ctx = new EngineContext(storage, writeDefaults);
+    await ctx.load();
+    return new Table(ctx);
+  }
+
+  /** The table state reads and the getters share: the context's snapshot as last loaded (after each commit). */
+  private get state(): TableState {
+    return this.ctx.current as TableState; // loaded by open(), given by created()
   }
 
   /** The store the table lives in. */
   get storage(): Storage {
-    return this.state.storage;
+    return this.ctx.storage;
   }
 
   /** The table's configuration (`hoodie.properties`). */
@@ -104,7 +98,7 @@ export class Table {
 
   /** Re-read config, timeline and file listing. */
   async refresh(): Promise<void> {
-    this.state = await TableState.load(this.state.storage);
+    await this.ctx.load();
   }
 
   /** The table schema (Avro record, meta fields first when the table has them) as of an instant. */
@@ -113,8 +107,17 @@ export class Table {
   }
 
   /** The table schema as an Arrow schema. */
-  async schema(options: { asOf?: string | Date } = {}): Promise<Schema> {
-    return arrowSchema(await this.avroSchema(options));
+  async schema(options: { asOf?: string | Date } = {}): Promise<ArrowSchema> {
+    const [{ arrowSchema }, avro] = await Promise.all([loadArrow(), this.avroSchema(options)]);
+    return arrowSchema(avro);
+  }
+
+  /**
+   * What the table still keeps for time travel: the oldest instant a query can read (set by the latest clean;
+   * absent when nothing was cleaned) and the completed savepoints, as of the table's current view.
+   */
+  retention(): Promise<TableRetention> {
+    return tableRetention(this.state);
   }
 
   /**
@@ -198,52 +201,32 @@ export class Table {
    * `options.force`; a forced rollback makes that writer, if it is alive, fail with `ABORTED`.
    */
   async rollback(instant?: string | Instant, options: Pick<WriteOptions, 'clock' | 'heartbeatTimeoutMs'> & { force?: boolean } = {}): Promise<RollbackResult> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'rollback');
-    const result = await withTableWriteLock(storage, async () => {
-      await finishPendingRestores(storage);
+    return this.runService('rollback', async (ctx) => {
+      if ((await finishPendingRestores(await ctx.snapshot())).length > 0) await ctx.reload();
       const { force, ...timing } = options;
-      const { clock, heartbeatTimeoutMs } = resolveWriteOptions(this.writeDefaults, timing);
-      return rollbackLatestWrite(storage, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
+      const { clock, heartbeatTimeoutMs } = resolveWriteOptions(ctx.defaults, timing);
+      return rollbackLatestWrite(ctx, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
     });
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
-    return result;
   }
 
   /** Delete file versions no retained commit needs, per the cleaning policy (default keep the latest 10 commits). */
   async clean(options: CleanOptions = {}): Promise<CleanResult | undefined> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'clean');
-    const resolved = resolveWriteOptions(this.writeDefaults);
-    const result = await withTableWriteLock(storage, () => clean(storage, { clock: resolved.clock, heartbeatTimeoutMs: resolved.heartbeatTimeoutMs, ...this.writeDefaults.clean, ...options }));
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
-    return result;
+    return this.runService('clean', (ctx) => clean(ctx, { ...ctx.defaults.clean, ...options }));
   }
 
   /** Move old completed instants to the archived timeline, keeping 20–30 commits active (by default). */
   async archive(options: ArchivalOptions = {}): Promise<Instant[]> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'archive');
-    const result = await withTableWriteLock(storage, () => archive(storage, { ...this.writeDefaults.archive, ...options }));
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
-    return result;
+    return this.runService('archive', (ctx) => archive(ctx, { ...ctx.defaults.archive, ...options }));
   }
 
   /** Savepoint a commit (default the latest): its files are kept by the cleaner and it can be restored. */
   async savepoint(options: SavepointOptions = {}): Promise<SavepointResult> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'savepoint');
-    const result = await withTableWriteLock(storage, () => savepoint(storage, options));
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
-    return result;
+    return this.runService('savepoint', (ctx) => savepoint(ctx, options));
   }
 
   /** Remove a savepoint (its files become cleanable). */
   async deleteSavepoint(instant: string | Instant): Promise<void> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'deleteSavepoint');
-    await withTableWriteLock(storage, () => deleteSavepoint(storage, instant));
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
+    return this.runService('deleteSavepoint', (ctx) => deleteSavepoint(ctx, instant));
   }
 
   /**
@@ -253,19 +236,14 @@ export class Table {
    * lose the listing, column stats and record index it held until a Hudi writer rebuilds it.
    */
   async disableMetadataTable(): Promise<DisableMetadataTableResult> {
-    const storage = this.state.storage;
-    const result = await withTableWriteLock(storage, () => disableMetadataTable(storage));
+    const result = await withTableWriteLock(this.ctx.storage, async () => disableMetadataTable(await this.ctx.load()));
     await this.refresh();
     return result;
   }
 
   /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */
   async restore(savepointInstant: string | Instant): Promise<RestoreResult> {
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'restore');
-    const result = await withTableWriteLock(storage, () => restore(storage, savepointInstant));
-    await this.refresh().catch(() => undefined); // done: a failing re-read must not report it undone
-    return result;
+    return this.runService('restore', (ctx) => restore(ctx, savepointInstant));
   }
 
   /**
@@ -277,16 +255,15 @@ export class Table {
    * `CONFLICT`, leaving no trace. Plans another runner is running (live heartbeat) are skipped.
    */
   async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
-    const resolved = resolveWriteOptions(this.writeDefaults, options);
-    const storage = this.state.storage;
-    await checkTableMaintainable(storage, 'compact');
-    const results = await withTableWriteLock(storage, async () => {
-      await scheduleCompaction(storage, resolved.compaction, options.force ?? true, { ...resolved, whenWritesPending: 'conflict' });
-      return runPendingCompactions(storage, resolved);
-    });
-    // Committed compactions resolve even if re-reading the table fails (a later refresh() catches up).
-    await this.refresh().catch(() => undefined);
-    return results;
+    const { options: resolved, release } = this.ctx.writeOptions(options);
+    try {
+      return await this.runService('compact', async (ctx) => {
+        await scheduleCompaction(ctx, resolved.compaction, options.force ?? true, { ...resolved, whenWritesPending: 'conflict' });
+        return runPendingCompactions(ctx, resolved);
+      });
+    } finally {
+      await release();
+    }
   }
 
   /**
@@ -294,20 +271,36 @@ export class Table {
    * starts a new pool. Call it when done with the table so workers do not linger.
    */
   async close(): Promise<void> {
-    await closeWorkerPools(this.writeDefaults);
+    await this.ctx.close();
   }
 
-  private async write(request: Omit<WriteRequest, 'defaults' | 'keyMap'>): Promise<WriteResult> {
+  /**
+   * One table service: under the table's write lock, the table loaded afresh, refused when lakelet cannot
+   * maintain it (before anything is written), then the service; afterwards the snapshot the service left is
+   * what the table shows (a failing re-read does not report a service that ran as failed: a later refresh()
+   * catches up).
+   */
+  private async runService<T>(operation: MaintenanceOperation, service: (ctx: EngineContext) => Promise<T>): Promise<T> {
+    try {
+      return await withTableWriteLock(this.ctx.storage, async () => {
+        await checkTableMaintainable(await this.ctx.load(), operation);
+        return service(this.ctx);
+      });
+    } finally {
+      this.ctx.invalidate();
+      await this.ctx.snapshot().catch(() => undefined);
+    }
+  }
+
+  private async write(request: Omit<WriteRequest, 'inMemoryIndex'>): Promise<WriteResult> {
     try {
       // One writer at a time per table in this browser profile (Web Locks); across machines the commit
-      // protocol's conflict check and atomic completed file decide.
-      const storage = this.state.storage;
-      await checkTableMaintainable(storage, 'write');
-      return await withTableWriteLock(storage, () => write(storage, { ...request, defaults: this.writeDefaults, keyMap: this.keyMap }));
+      // protocol's conflict check and atomic completed file decide. The write loads the table afresh.
+      return await withTableWriteLock(this.ctx.storage, () => write(this.ctx, { ...request, inMemoryIndex: this.inMemoryIndex }));
     } finally {
       // A committed write resolves even if re-reading the table fails (a later refresh() catches up), and a
-      // failed one reports its own error, not the refresh's.
-      await this.refresh().catch(() => undefined);
+      // failed one reports its own error, not the refresh's. The write left its snapshot stale: list it again.
+      await this.ctx.snapshot().catch(() => undefined);
     }
   }
 
@@ -318,6 +311,7 @@ export class Table {
       warnings.push(w);
       onWarning?.(w);
     })) rows.push(row);
+    const { arrowSchema, rowsToArrow } = await loadArrow();
     const table = rowsToArrow(rows, arrowSchema(read.schema, read.columns));
     if (warnings.length > 0) table.schema.metadata.set('lakelet.warnings', JSON.stringify(warnings));
     return table;
