@@ -13,6 +13,7 @@ import { ArchivedTimeline, archiveFileName, parseArchiveFile } from '../../src/t
 import { INIT_INSTANT_TIME } from '../../src/timeline/instant.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 import { copyStorage, faultyStorage } from '../helpers/storage-faults.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const SCHEMA = {
   type: 'record', name: 'r', namespace: 'archive',
@@ -106,7 +107,7 @@ describe('archive', () => {
     const beforeState = await TableState.load(storage);
     const metadataBefore = await Promise.all(beforeState.timeline.completedWrites().map((i) => beforeState.commitMetadata(i)));
 
-    const done = await archive(storage, KEEP);
+    const done = await archive(engineContext(storage), KEEP);
     expect(done.map((i) => i.requestedTime)).toEqual(commits.slice(0, 5));
     const reopened = await openTable(storage);
     expect(reopened.commits.map((c) => c.requestedTime)).toEqual(commits.slice(5));
@@ -138,10 +139,10 @@ describe('archive', () => {
     expect((await state.writesInRange(commits[1] as string, commits[6] as string)).map((w) => w.instant.requestedTime)).toEqual(commits.slice(2, 7));
 
     // Nothing more to archive; then three more commits exceed the maximum again → a second archive file.
-    expect(await archive(storage, KEEP)).toEqual([]);
+    expect(await archive(engineContext(storage), KEEP)).toEqual([]);
     const table = await openTable(storage);
     for (let k = 9; k <= 11; k++) await table.upsert([{ id: `r${k}`, part: 'x', ts: k, v: k }]);
-    const again = await archive(storage, KEEP);
+    const again = await archive(engineContext(storage), KEEP);
     expect(again.map((i) => i.requestedTime)).toEqual(commits.slice(5, 8));
     expect((await storage.list('.hoodie/archived')).map((f) => f.path.slice(17))).toEqual([archiveFileName(1), archiveFileName(2)]);
     expect((await archived(storage)).completedWrites().map((i) => i.requestedTime)).toEqual(commits);
@@ -149,9 +150,9 @@ describe('archive', () => {
 
   test('commits still needed by the last clean stay active', async () => {
     const { storage, commits } = await buildTable(9);
-    const result = await clean(storage, { retainCommits: 6 });
+    const result = await clean(engineContext(storage), { retainCommits: 6 });
     expect(result?.earliestInstantToRetain).toBe(commits[3]);
-    const done = await archive(storage, { keepMinCommits: 2, keepMaxCommits: 3 });
+    const done = await archive(engineContext(storage), { keepMinCommits: 2, keepMaxCommits: 3 });
     expect(done.map((i) => i.requestedTime)).toEqual(commits.slice(0, 3));
     const reopened = await openTable(storage);
     expect(reopened.commits[0]?.requestedTime).toBe(commits[3]);
@@ -167,7 +168,7 @@ describe('crash at every storage call of an archive', async () => {
   const { storage: base, commits } = await buildTable(7);
   const expectedReads = await allReads(base, commits);
   const counting = faultyStorage(await copyStorage(base, (files) => memoryStorage({ files })));
-  await archive(counting, KEEP);
+  await archive(engineContext(counting), KEEP);
   const total = counting.calls;
 
   test('every crash point leaves every read intact, and the next archive succeeds', { timeout: 300_000 }, async () => {
@@ -175,7 +176,7 @@ describe('crash at every storage call of an archive', async () => {
     let bothPlaces = 0;
     for (let n = 1; n <= total; n++) {
       const storage = await copyStorage(base, (files) => memoryStorage({ files }));
-      const crashed = await archive(faultyStorage(storage, n), KEEP).then(() => false, () => true);
+      const crashed = await archive(engineContext(faultyStorage(storage, n)), KEEP).then(() => false, () => true);
       expect(crashed, `call ${n}`).toBe(true);
       const active = (await openTable(storage)).commits.map((c) => c.requestedTime);
       const inArchive = (await archived(storage)).completedWrites().map((i) => i.requestedTime);
@@ -184,7 +185,7 @@ describe('crash at every storage call of an archive', async () => {
       expect(await allReads(storage, commits), `reads after a crash at ${n}`).toEqual(expectedReads);
       // The next archive brings the active timeline within the limits (a crash after some completed files
       // were deleted may already have done so: then the rest stays in both places until the next archival).
-      await archive(storage, KEEP);
+      await archive(engineContext(storage), KEEP);
       const after = await openTable(storage);
       const activeAfter = after.commits.map((c) => c.requestedTime);
       expect(activeAfter, `active after the next archive (crash at ${n})`).toEqual(commits.slice(commits.length - activeAfter.length));

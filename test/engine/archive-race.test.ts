@@ -7,6 +7,7 @@ import { removeOrphanFiles } from '../../src/engine/services/orphan-files.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { createTable, isLakeletError, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const SCHEMA = {
   type: 'record', name: 'r', namespace: 'race',
@@ -41,7 +42,7 @@ describe('an instant archived while it is read', () => {
       const writes = reference.timeline.completedWrites();
       const expected = await Promise.all(writes.map((i) => reference.commitMetadata(i)));
       const state = await TableState.load(storage);
-      const archived = await archive(storage, KEEP);
+      const archived = await archive(engineContext(storage), KEEP);
       expect(archived.length, 'the archival moved instants the state still lists').toBeGreaterThan(0);
       for (const i of archived) expect(writes.some((w) => w.requestedTime === i.requestedTime)).toBe(true);
       const got = await Promise.all(writes.map((i) => state.commitMetadata(i)));
@@ -61,7 +62,7 @@ describe('an instant archived while it is read', () => {
       const pause = writerStorage.pauseAt(call('read', new RegExp(`^\\.hoodie/${first}\\.(delta)?commit$`)));
       const writer = (await openTable(writerStorage)).upsert([{ id: 'r9', part: 'x', ts: 9, v: 9 }, { id: 'r1', part: 'x', ts: 9, v: 100 }]);
       await pause.reached;
-      const archived = await archive(storage, KEEP);
+      const archived = await archive(engineContext(storage), KEEP);
       expect(archived.map((i) => i.requestedTime)).toContain(first);
       pause.release();
       await expect(writer).resolves.toBeDefined();
@@ -74,9 +75,9 @@ describe('an instant archived while it is read', () => {
     const first = commits[0] as string;
     const cleanerStorage = pausingStorage(storage, 'cleaner');
     const pause = cleanerStorage.pauseAt(call('read', `.hoodie/${first}.commit`));
-    const cleaning = removeOrphanFiles(cleanerStorage, { now: Date.now(), minAgeMs: 0 });
+    const cleaning = removeOrphanFiles(engineContext(cleanerStorage), { now: Date.now(), minAgeMs: 0 });
     await pause.reached;
-    expect((await archive(storage, KEEP)).map((i) => i.requestedTime)).toContain(first);
+    expect((await archive(engineContext(storage), KEEP)).map((i) => i.requestedTime)).toContain(first);
     pause.release();
     const removed = await cleaning.catch((err: unknown) => (isLakeletError(err) ? `${err.code}: ${err.message}` : err));
     expect(removed, 'nothing committed is an orphan').toEqual([]);

@@ -11,6 +11,7 @@ import { parseBaseFileName } from '../../src/file-group/file-names.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../../src/timeline/clean-metadata.js';
 import { parseInstantTime } from '../../src/timeline/instant-time.js';
 import { copyStorage, faultyStorage } from '../helpers/storage-faults.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const SCHEMA = {
   type: 'record', name: 'r', namespace: 'clean',
@@ -71,7 +72,7 @@ describe('KEEP_LATEST_COMMITS', () => {
     const y = commits.filter((_, i) => i === 0 || (i + 1) % 2 === 0);
     expect(await baseInstants(storage)).toEqual({ 'part=x': x, 'part=y': y });
 
-    const result = await clean(storage, { retainCommits: 3 });
+    const result = await clean(engineContext(storage), { retainCommits: 3 });
     const ectr = commits[9] as string; // commits 10, 11, 12 retained
     expect(result?.earliestInstantToRetain).toBe(ectr);
     // x: slices at 1,3,5,7,9,11 → 11 (≥ ECTR) and 9 (latest before ECTR) stay. y: 1,2,4,...,12 → 10, 12 and 8.
@@ -100,13 +101,13 @@ describe('KEEP_LATEST_COMMITS', () => {
     expect(Object.values(md.partitionMetadata).flatMap((p) => p.successDeleteFiles).every((n) => n.endsWith('.parquet') && !n.includes('/'))).toBe(true);
 
     // Nothing more to clean: no new instant.
-    expect(await clean(storage, { retainCommits: 3 })).toBeUndefined();
+    expect(await clean(engineContext(storage), { retainCommits: 3 })).toBeUndefined();
     expect((await storage.list('.hoodie')).filter((f) => f.path.endsWith('.clean')).length).toBe(1);
   });
 
   test('with no more commits than retained, nothing is cleaned and no instant is written', async () => {
     const { storage } = await buildTable(4);
-    expect(await clean(storage, { retainCommits: 4 })).toBeUndefined();
+    expect(await clean(engineContext(storage), { retainCommits: 4 })).toBeUndefined();
     expect((await storage.list('.hoodie')).some((f) => f.path.includes('.clean'))).toBe(false);
   });
 
@@ -118,13 +119,13 @@ describe('KEEP_LATEST_COMMITS', () => {
     const afterOverwrite = await snapshot(table);
     // Retain 2: the replacecommit is the earliest retained → replaced group stays (time travel before it works).
     await table.upsert([{ id: 'e', part: 'y', ts: 50, v: 50 }]);
-    await clean(storage, { retainCommits: 2 });
+    await clean(engineContext(storage), { retainCommits: 2 });
     const xFiles = (await baseInstants(storage))['part=x'] as string[];
     expect(xFiles).toEqual(expect.arrayContaining([...(before['part=x'] as string[]).slice(-1), overwrite]));
     // Two more commits: the replacecommit falls behind the retention window → the old group goes entirely.
     await table.upsert([{ id: 'f', part: 'y', ts: 60, v: 60 }]);
     await table.upsert([{ id: 'f', part: 'y', ts: 70, v: 70 }]);
-    await clean(storage, { retainCommits: 2 });
+    await clean(engineContext(storage), { retainCommits: 2 });
     expect((await baseInstants(storage))['part=x']).toEqual([overwrite]);
     const reopened = await openTable(storage);
     expect((await snapshot(reopened)).filter((r) => r.startsWith('x|'))).toEqual(['x|z|99']);
@@ -137,7 +138,7 @@ describe('KEEP_LATEST_COMMITS', () => {
     const dropped = table.commits.at(-1)!.requestedTime;
     for (let k = 0; k < 3; k++) await table.upsert([{ id: 'e', part: 'y', ts: 100 + k, v: k }]);
     expect((await storage.list('part=x')).length).toBeGreaterThan(1);
-    const result = await clean(storage, { retainCommits: 2 });
+    const result = await clean(engineContext(storage), { retainCommits: 2 });
     expect(await storage.list('part=x', { recursive: true })).toEqual([]);
     const md = parseCleanMetadata(await storage.read(`.hoodie/${result?.instant}.clean`), 'md');
     expect(md.partitionMetadata['part=x']?.isPartitionDeleted).toBe(true);
@@ -150,8 +151,8 @@ describe('KEEP_LATEST_COMMITS', () => {
 
   test('savepointed files survive, and the savepoint stays readable', async () => {
     const { storage, commits, snaps } = await buildTable(8);
-    await savepoint(storage, { instant: commits[2] as string });
-    await clean(storage, { retainCommits: 2 });
+    await savepoint(engineContext(storage), { instant: commits[2] as string });
+    await clean(engineContext(storage), { retainCommits: 2 });
     const files = await baseInstants(storage);
     // Commit 3 wrote x; its slice and y's slice of commit 2 were the latest as of commit 3.
     expect(files['part=x']).toContain(commits[2]);
@@ -167,7 +168,7 @@ describe('KEEP_LATEST_COMMITS', () => {
 describe('KEEP_LATEST_FILE_VERSIONS', () => {
   test('keeps the latest N slices of every group and reports the instant from which all snapshots are intact', async () => {
     const { storage, commits, snaps } = await buildTable(9);
-    const result = await clean(storage, { policy: 'KEEP_LATEST_FILE_VERSIONS', retainFileVersions: 2 });
+    const result = await clean(engineContext(storage), { policy: 'KEEP_LATEST_FILE_VERSIONS', retainFileVersions: 2 });
     // x slices 1,3,5,7,9 → 7,9; y slices 1,2,4,6,8 → 6,8.
     expect(await baseInstants(storage)).toEqual({ 'part=x': [commits[6], commits[8]], 'part=y': [commits[5], commits[7]] });
     expect(result?.filesDeleted).toBe(6);
@@ -182,7 +183,7 @@ describe('KEEP_LATEST_FILE_VERSIONS', () => {
     const { storage, table } = await buildTable(2);
     await table.insertOverwrite([{ id: 'z', part: 'x', ts: 1, v: 1 }]);
     const overwrite = table.commits.at(-1)!.requestedTime;
-    const result = await clean(storage, { policy: 'KEEP_LATEST_FILE_VERSIONS', retainFileVersions: 3 });
+    const result = await clean(engineContext(storage), { policy: 'KEEP_LATEST_FILE_VERSIONS', retainFileVersions: 3 });
     expect((await baseInstants(storage))['part=x']).toEqual([overwrite]);
     expect(result?.earliestInstantToRetain).toBe(overwrite);
   });
@@ -193,7 +194,7 @@ describe('KEEP_LATEST_BY_HOURS', () => {
     const { storage, commits, snaps } = await buildTable(8);
     const k = 5; // commits[5..] fall within 2 hours of "now"
     const now = new Date(parseInstantTime(commits[k] as string).getTime() + 2 * 3_600_000);
-    const result = await clean(storage, { policy: 'KEEP_LATEST_BY_HOURS', retainHours: 2, now });
+    const result = await clean(engineContext(storage), { policy: 'KEEP_LATEST_BY_HOURS', retainHours: 2, now });
     expect(result?.earliestInstantToRetain).toBe(commits[k]);
     // x: 1,3,5,7 → 7 (≥), 5 (latest before); y: 1,2,4,6,8 → 6, 8 (≥), 4 (latest before).
     expect(await baseInstants(storage)).toEqual({ 'part=x': [commits[4], commits[6]], 'part=y': [commits[3], commits[5], commits[7]] });
@@ -207,7 +208,7 @@ describe('KEEP_LATEST_BY_HOURS', () => {
 describe('crash at every storage call of a clean', async () => {
   const { storage: base, commits, snaps } = await buildTable(8);
   const counting = faultyStorage(await copyStorage(base, (files) => memoryStorage({ files })));
-  await clean(counting, { retainCommits: 3 });
+  await clean(engineContext(counting), { retainCommits: 3 });
   const total = counting.calls;
   const expectedFiles = await baseInstants(counting);
 
@@ -216,13 +217,13 @@ describe('crash at every storage call of a clean', async () => {
     let pendingSeen = 0;
     for (let n = 1; n <= total; n++) {
       const storage = await copyStorage(base, (files) => memoryStorage({ files }));
-      const crashed = await clean(faultyStorage(storage, n), { retainCommits: 3 }).then(() => false, () => true);
+      const crashed = await clean(engineContext(faultyStorage(storage, n)), { retainCommits: 3 }).then(() => false, () => true);
       expect(crashed, `call ${n}`).toBe(true);
       const reopened = await openTable(storage);
       expect(await snapshot(reopened), `latest after a crash at ${n}`).toEqual(snaps.get(commits[7] as string));
       for (const t of commits.slice(5)) expect(await snapshot(reopened, t), `as of ${t} after a crash at ${n}`).toEqual(snaps.get(t));
       if (reopened.timeline.some((i) => i.action === 'clean' && i.state !== 'COMPLETED')) pendingSeen++;
-      await clean(storage, { retainCommits: 3 });
+      await clean(engineContext(storage), { retainCommits: 3 });
       expect(await baseInstants(storage), `files after the next clean (crash at ${n})`).toEqual(expectedFiles);
       const after = await openTable(storage);
       expect(after.timeline.filter((i) => i.state !== 'COMPLETED'), `no pending instants (crash at ${n})`).toEqual([]);

@@ -7,6 +7,7 @@ import { runCompaction, scheduleCompaction } from '../../src/engine/services/com
 import { createTable, LakeletError, memoryStorage, Table, type Storage } from '../../src/index.js';
 import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage, type CallMatch, type Phase } from '../helpers/pausing-storage.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5'];
 
@@ -92,7 +93,7 @@ interface Race {
 async function race(r: Race): Promise<{ writer: Outcome<unknown>; compactor: Outcome<unknown> }> {
   const { raw, clock } = await morTable();
   const before = await snapshot(raw);
-  if (r.planFirst) expect(await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock })).toBeDefined();
+  if (r.planFirst) expect(await scheduleCompaction(engineContext(raw), { deltaCommits: 1, logBytes: undefined }, true, { clock })).toBeDefined();
   const ws = pausingStorage(raw, 'writer');
   const cs = pausingStorage(raw, 'compactor');
   const held = ws.pauseAt(r.writerAt, { phase: r.phase, skip: r.writerSkip ?? 0 });
@@ -195,15 +196,15 @@ describe('compaction racing a merge-on-read writer', () => {
   test('two runners of one plan: the second is refused while the first is live; a crashed run is taken over after the timeout', async () => {
     const { raw, clock } = await morTable();
     const options = { codec: 'GZIP' as const, rowGroupRows: 1000, bloomFilter: { numEntries: 100 }, clock };
-    const planned = (await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
+    const planned = (await scheduleCompaction(engineContext(raw), { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
     const before = await snapshot(raw);
     // Runner A writes its new base file, then is held.
     const as = pausingStorage(raw, 'a');
     const held = as.pauseAt(call('write', new RegExp(`^p=x/[^/]*_${planned}\\.parquet$`)), { phase: 'after' });
-    const a = settle(runCompaction(as, planned, options));
+    const a = settle(runCompaction(engineContext(as), planned, options));
     await Promise.race([held.reached, a]);
     expect(held.hit).toBe(true);
-    const b = await settle(runCompaction(raw, planned, options));
+    const b = await settle(runCompaction(engineContext(raw), planned, options));
     expect(conflictMessage(b)).toMatch(new RegExp(`^compaction: ${planned} is being run by another writer`));
     // A's file is intact (B did not start over on it); A completes.
     held.release();
@@ -211,10 +212,10 @@ describe('compaction racing a merge-on-read writer', () => {
     expect(await snapshot(raw)).toEqual(before);
     // A run that crashes after its claim: within the timeout it is left alone, after it the next run takes over.
     await (await Table.open(raw)).upsert([{ id: 'k1', ts: 5, p: 'x', v: 5 }], { clock });
-    const next = (await scheduleCompaction(raw, { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
+    const next = (await scheduleCompaction(engineContext(raw), { deltaCommits: 1, logBytes: undefined }, true, { clock }))!;
     const dying = pausingStorage(raw, 'dying');
     dying.failAt(call('write', /\.parquet$/), { times: Infinity });
-    expect((await settle(runCompaction(dying, next, options))).ok).toBe(false);
+    expect((await settle(runCompaction(engineContext(dying), next, options))).ok).toBe(false);
     await raw.write(`.hoodie/.heartbeat/${next}`, new TextEncoder().encode(String(clock.now()))); // died before its cleanup
     expect(await (await Table.open(raw)).compact({ clock })).toEqual([]);
     clock.advance(61_000);

@@ -8,6 +8,7 @@ import { parseCompactionPlan, serializeCompactionPlan } from '../../src/timeline
 import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
 import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const OPTS = { bloomFilter: { numEntries: 100 } };
 
@@ -53,14 +54,14 @@ describe('compaction', () => {
     const { storage, table } = await morTable(false);
     await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }, { id: 'b', ts: 1, p: 'x', v: 2 }]);
     await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 10 }]);
-    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined });
+    const planned = await scheduleCompaction(engineContext(storage), { deltaCommits: 1, logBytes: undefined });
     expect(planned).toBeDefined();
     // A writer continues while the compaction is pending.
     const during = await table.upsert([{ id: 'b', ts: 2, p: 'x', v: 20 }]);
     const logNames = (await storage.list('p=x')).map((f) => f.path).filter((p) => p.includes('.log.'));
     expect(logNames.some((p) => p.includes(`_${planned}.log.1_`))).toBe(true);
     expect((await rows(table)).map((r) => r.split('@')[0])).toEqual(['a=10', 'b=20']);
-    await runCompaction(storage, planned!, { codec: 'GZIP', rowGroupRows: 1000, bloomFilter: { numEntries: 100 } });
+    await runCompaction(engineContext(storage), planned!, { codec: 'GZIP', rowGroupRows: 1000, bloomFilter: { numEntries: 100 } });
     const reopened = await openTable(storage);
     expect((await rows(reopened)).map((r) => r.split('@')[0])).toEqual(['a=10', 'b=20']);
     expect((await rows(reopened)).find((r) => r.startsWith('b='))).toBe(`b=20@${during.instant}`);
@@ -74,7 +75,7 @@ describe('compaction', () => {
     const { storage, table } = await morTable(false);
     await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }]);
     const w2 = await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }]);
-    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined });
+    const planned = await scheduleCompaction(engineContext(storage), { deltaCommits: 1, logBytes: undefined });
     await storage.write(`.hoodie/${planned}.compaction.inflight`, new Uint8Array(0));
     await storage.write(`p=x/leftover_0-0-0_${planned}.parquet`, new Uint8Array([1, 2, 3]));
     await storage.write(`.hoodie/.temp/${planned}/p=x/leftover_0-0-0_${planned}.parquet.marker.CREATE`, new Uint8Array(0));
@@ -106,7 +107,7 @@ describe('compaction', () => {
     const writer = (await openTable(ws)).upsert([{ id: 'b', ts: 3, p: 'x', v: 3 }], { clock }).then(() => 'ok', (e: unknown) => e);
     const { path: pendingLog } = await held.reached;
     clock.advance(61_000);
-    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined }, true, { clock });
+    const planned = await scheduleCompaction(engineContext(storage), { deltaCommits: 1, logBytes: undefined }, true, { clock });
     expect(planned).toBeDefined();
     const plan = parseCompactionPlan(await storage.read(`.hoodie/${planned}.compaction.requested`), 'plan');
     const inputs = plan.operations.flatMap((o) => o.deltaFilePaths.map((n) => `${o.partitionPath}/${n}`));
@@ -152,7 +153,7 @@ describe('compaction', () => {
     const { storage, table } = await morTable(false);
     await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }]);
     await table.upsert([{ id: 'a', ts: 2, p: 'x', v: 2 }]);
-    const planned = await scheduleCompaction(storage, { deltaCommits: 1, logBytes: undefined }, true);
+    const planned = await scheduleCompaction(engineContext(storage), { deltaCommits: 1, logBytes: undefined }, true);
     const log = (await table.fileSlices())[0]!.logFiles[0]!;
     await storage.delete(log.path);
     const err = await table.compact().catch((e: unknown) => e);

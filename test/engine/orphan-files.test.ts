@@ -14,6 +14,7 @@ import { nodeFsStorage } from '../../src/storage/node-fs.js';
 import type { FileInfo, Storage } from '../../src/storage/storage.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const TIMEOUT = 60_000;
 const SCHEMA = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }] };
@@ -80,7 +81,7 @@ describe('clean removes orphan files once they are older than the heartbeat time
     expect(liveTemp).toBeDefined();
 
     const clock = manualClock(Math.max(Date.now(), await mtime(liveTemp as string)));
-    await clean(base, { clock, heartbeatTimeoutMs: TIMEOUT });
+    await clean(engineContext(base), { clock, heartbeatTimeoutMs: TIMEOUT });
     const after = await tree();
     expect(after).not.toContain(crashed);
     expect(after).toContain(liveTemp);
@@ -114,11 +115,11 @@ describe('clean removes orphan files once they are older than the heartbeat time
 
     // None older than the timeout yet: all kept (the writer might still be alive).
     const clock = manualClock(oldest + TIMEOUT);
-    await clean(base, { clock, heartbeatTimeoutMs: TIMEOUT });
+    await clean(engineContext(base), { clock, heartbeatTimeoutMs: TIMEOUT });
     for (const p of orphans) expect(await tree()).toContain(p);
 
     clock.set(newest + TIMEOUT + 1);
-    await clean(base, { clock, heartbeatTimeoutMs: TIMEOUT });
+    await clean(engineContext(base), { clock, heartbeatTimeoutMs: TIMEOUT });
     const left = await tree();
     for (const p of orphans) expect(left).not.toContain(p);
     for (const p of before) if (!p.startsWith('.hoodie/.heartbeat/')) expect(left).toContain(p);
@@ -133,7 +134,7 @@ describe('clean removes orphan files once they are older than the heartbeat time
     await killed.reached;
     const files = await tree();
     const clock = manualClock(Date.now() + 100 * TIMEOUT);
-    await clean(base, { clock, heartbeatTimeoutMs: TIMEOUT });
+    await clean(engineContext(base), { clock, heartbeatTimeoutMs: TIMEOUT });
     expect(await tree()).toEqual(files);
   });
 });

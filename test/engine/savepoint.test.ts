@@ -11,6 +11,7 @@ import { parseRestoreMetadata, parseRestorePlan } from '../../src/timeline/resto
 import { parseSavepointMetadata, savepointedFilePaths } from '../../src/timeline/savepoint-metadata.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 import { copyStorage, faultyStorage } from '../helpers/storage-faults.js';
+import { engineContext } from '../../src/engine/context.js';
 
 const SCHEMA = {
   type: 'record', name: 'r', namespace: 'sp',
@@ -66,7 +67,7 @@ const SAVED_SNAPSHOT = ['x|a|2|10', 'x|b|1|2', 'y|c|1|3', 'z|d|1|4'];
 describe('savepoint', () => {
   it('savepoints the latest commit by default, without hiding the commit', async () => {
     const h = await history();
-    const result = await savepoint(h.storage, { user: 'ann', comments: 'before the migration', now: new Date(1_700_000_000_123) });
+    const result = await savepoint(engineContext(h.storage), { user: 'ann', comments: 'before the migration', now: new Date(1_700_000_000_123) });
     expect(result.instant).toBe(h.commits[4]);
     const names = await timelineNames(h.storage);
     expect(names).toContain(`${h.commits[4]}.savepoint.inflight`);
@@ -86,7 +87,7 @@ describe('savepoint', () => {
   it('lists exactly the files of the latest slices as of the savepointed commit', async () => {
     const h = await history();
     const t = h.commits[1] as string;
-    const { metadata } = await savepoint(h.storage, { instant: t });
+    const { metadata } = await savepoint(engineContext(h.storage), { instant: t });
     const slices = await (await openTable(h.storage)).fileSlices({ asOf: t });
     const expected = slices.flatMap((s) => [s.baseFile?.path, ...s.logFiles.map((l) => l.path)]).filter((p): p is string => p !== undefined).sort();
     expect(expected.length).toBe(3); // one group per partition x, y, z
@@ -102,23 +103,23 @@ describe('savepoint', () => {
 
   it('refuses non-commits, bad instants, an empty table and a second savepoint', async () => {
     const h = await history();
-    expect(await codeOf(savepoint(h.storage, { instant: '20000101000000000' }))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(savepoint(h.storage, { instant: 'yesterday' }))).toBe('INVALID_ARGUMENT');
-    await savepoint(h.storage, { instant: h.commits[1] });
-    expect(await codeOf(savepoint(h.storage, { instant: h.commits[1] }))).toBe('ALREADY_EXISTS');
+    expect(await codeOf(savepoint(engineContext(h.storage), { instant: '20000101000000000' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(savepoint(engineContext(h.storage), { instant: 'yesterday' }))).toBe('INVALID_ARGUMENT');
+    await savepoint(engineContext(h.storage), { instant: h.commits[1] });
+    expect(await codeOf(savepoint(engineContext(h.storage), { instant: h.commits[1] }))).toBe('ALREADY_EXISTS');
     const empty = memoryStorage();
     await createTable(empty, { name: 'e', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA });
-    expect(await codeOf(savepoint(empty))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(savepoint(engineContext(empty)))).toBe('INVALID_ARGUMENT');
   });
 
   it('deleteSavepoint removes both savepoint files and keeps the commit', async () => {
     const h = await history();
-    await savepoint(h.storage, { instant: h.commits[1] });
-    await deleteSavepoint(h.storage, h.commits[1] as string);
+    await savepoint(engineContext(h.storage), { instant: h.commits[1] });
+    await deleteSavepoint(engineContext(h.storage), h.commits[1] as string);
     expect((await timelineNames(h.storage)).filter((n) => n.includes('savepoint'))).toEqual([]);
     expect((await openTable(h.storage)).commits.map((c) => c.requestedTime)).toEqual(h.commits);
-    expect(await codeOf(deleteSavepoint(h.storage, h.commits[1] as string))).toBe('NOT_FOUND');
-    expect(await codeOf(restore(h.storage, h.commits[1] as string))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(deleteSavepoint(engineContext(h.storage), h.commits[1] as string))).toBe('NOT_FOUND');
+    expect(await codeOf(restore(engineContext(h.storage), h.commits[1] as string))).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -142,8 +143,8 @@ describe('restore', () => {
     const h = await history();
     const t = h.commits[1] as string;
     expect(h.snaps[1]).toEqual(SAVED_SNAPSHOT);
-    const sp = await savepoint(h.storage, { instant: t });
-    const result = await restore(h.storage, t);
+    const sp = await savepoint(engineContext(h.storage), { instant: t });
+    const result = await restore(engineContext(h.storage), t);
     expect(result.savepoint).toBe(t);
     expect(result.rolledBack).toEqual([
       { commitTime: h.commits[4], action: 'commit' },
@@ -185,8 +186,8 @@ describe('restore', () => {
   it('the next write works on the restored table', async () => {
     const h = await history();
     const t = h.commits[1] as string;
-    await savepoint(h.storage, { instant: t });
-    await restore(h.storage, t);
+    await savepoint(engineContext(h.storage), { instant: t });
+    await restore(engineContext(h.storage), t);
     const table = await openTable(h.storage);
     await table.upsert([{ id: 'b', part: 'x', ts: 9, v: 90 }, { id: 'f', part: 'y', ts: 1, v: 7 }], OPTIONS);
     expect(await snapshot(table)).toEqual(['x|a|2|10', 'x|b|9|90', 'y|c|1|3', 'y|f|1|7', 'z|d|1|4']);
@@ -196,35 +197,35 @@ describe('restore', () => {
 
   it('restoring to the latest commit rolls nothing back', async () => {
     const h = await history();
-    await savepoint(h.storage);
-    const result = await restore(h.storage, h.commits[4] as string);
+    await savepoint(engineContext(h.storage));
+    const result = await restore(engineContext(h.storage), h.commits[4] as string);
     expect(result.rolledBack).toEqual([]);
     expect(await snapshot(await openTable(h.storage))).toEqual(h.snaps[4]);
   });
 
   it('refuses instants that are not savepoints and changes nothing', async () => {
     const h = await history();
-    await savepoint(h.storage, { instant: h.commits[1] });
+    await savepoint(engineContext(h.storage), { instant: h.commits[1] });
     const before = await timelineNames(h.storage);
-    expect(await codeOf(restore(h.storage, h.commits[2] as string))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(restore(h.storage, '20000101000000000'))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(restore(h.storage, 'latest'))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(restore(engineContext(h.storage), h.commits[2] as string))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(restore(engineContext(h.storage), '20000101000000000'))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(restore(engineContext(h.storage), 'latest'))).toBe('INVALID_ARGUMENT');
     expect(await timelineNames(h.storage)).toEqual(before);
     expect(await snapshot(await openTable(h.storage))).toEqual(h.snaps[4]);
   });
 
   it('a savepoint whose commit a restore removed cannot be restored', async () => {
     const h = await history();
-    await savepoint(h.storage, { instant: h.commits[1] });
-    await savepoint(h.storage, { instant: h.commits[3] });
-    await restore(h.storage, h.commits[1] as string);
-    expect(await codeOf(restore(h.storage, h.commits[3] as string))).toBe('INVALID_ARGUMENT');
+    await savepoint(engineContext(h.storage), { instant: h.commits[1] });
+    await savepoint(engineContext(h.storage), { instant: h.commits[3] });
+    await restore(engineContext(h.storage), h.commits[1] as string);
+    expect(await codeOf(restore(engineContext(h.storage), h.commits[3] as string))).toBe('INVALID_ARGUMENT');
     expect(await snapshot(await openTable(h.storage))).toEqual(SAVED_SNAPSHOT);
   });
 
   it('rolls back a failed (pending) write after the savepoint first', async () => {
     const h = await history();
-    await savepoint(h.storage, { instant: h.commits[1] });
+    await savepoint(engineContext(h.storage), { instant: h.commits[1] });
     // A write that crashed after writing its data files: find a crash point that leaves it pending.
     let pendingSeen = false;
     for (let n = 10; n < 60 && !pendingSeen; n += 5) {
@@ -234,7 +235,7 @@ describe('restore', () => {
       const reopened = await openTable(copy);
       if (!failed || reopened.timeline.every((i) => i.state === 'COMPLETED')) continue;
       pendingSeen = true;
-      await restore(copy, h.commits[1] as string);
+      await restore(engineContext(copy), h.commits[1] as string);
       const after = await openTable(copy);
       expect(after.timeline.filter((i) => i.state !== 'COMPLETED')).toEqual([]);
       expect(await snapshot(after)).toEqual(SAVED_SNAPSHOT);
@@ -247,9 +248,9 @@ describe('restore', () => {
 describe('crash at every storage call of a restore', async () => {
   const h = await history();
   const t = h.commits[1] as string;
-  await savepoint(h.storage, { instant: t });
+  await savepoint(engineContext(h.storage), { instant: t });
   const counting = faultyStorage(await copyStorage(h.storage, (files) => memoryStorage({ files })));
-  await restore(counting, t);
+  await restore(engineContext(counting), t);
   const totalCalls = counting.calls;
   const NEXT = [{ id: 'g', part: 'y', ts: 1, v: 8 }];
   const afterNext = [...SAVED_SNAPSHOT, 'y|g|1|8'].sort();
@@ -265,7 +266,7 @@ describe('crash at every storage call of a restore', async () => {
     let crashesMidRestore = 0;
     for (let n = 1; n <= totalCalls; n++) {
       const storage = await copyStorage(h.storage, (files) => memoryStorage({ files }));
-      const crashed = await restore(faultyStorage(storage, n), t).then(() => false, () => true);
+      const crashed = await restore(engineContext(faultyStorage(storage, n)), t).then(() => false, () => true);
       expect(crashed, `call ${n} of ${totalCalls} should fail the restore`).toBe(true);
       // Hudi's guarantee: commits are removed newest first, so readers see the history up to some commit
       // between the savepoint and the old latest one, never a mix.
@@ -287,10 +288,10 @@ describe('crash at every storage call of a restore', async () => {
 
       if (n % 2 === 0) {
         // The next restore finishes (or redoes) it.
-        await restore(storage, t);
+        await restore(engineContext(storage), t);
       } else {
         // The next writer finishes it before writing.
-        await finishPendingRestores(storage);
+        await finishPendingRestores(await engineContext(storage).load());
         // Single-writer recovery: a commit lock the crashed restore left is broken at once, not after its expiry.
         await (await openTable(storage)).upsert(NEXT, { ...OPTIONS, heartbeatTimeoutMs: 0 });
       }
@@ -325,14 +326,14 @@ describe('merge-on-read', () => {
     const t = table.commits[1]?.requestedTime as string;
     const saved = await rows(table);
     expect(saved).toEqual(['a=10', 'b=2']);
-    const { metadata } = await savepoint(storage, { instant: t });
+    const { metadata } = await savepoint(engineContext(storage), { instant: t });
     const files = savepointedFilePaths(metadata);
     expect(files.filter((f) => f.endsWith('.parquet'))).toHaveLength(1);
     expect(files.filter((f) => f.includes('.log.')).length).toBeGreaterThan(0);
     await table.upsert([{ id: 'a', ts: 3, v: 100 }, { id: 'c', ts: 1, v: 3 }], OPTIONS);
     await table.delete(['b'], OPTIONS);
     expect(await rows(await openTable(storage))).toEqual(['a=100', 'c=3']);
-    const result = await restore(storage, t);
+    const result = await restore(engineContext(storage), t);
     expect(result.rolledBack.map((i) => i.action)).toEqual(['deltacommit', 'deltacommit']);
     const restored = await openTable(storage);
     expect(await rows(restored)).toEqual(saved);

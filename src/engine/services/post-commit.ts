@@ -2,7 +2,7 @@
 // (inline compaction, clean, archival, record-index update) that fails becomes a warning on the result,
 // never a failure of the write (which a caller would retry, writing the rows twice).
 import { isLakeletError, type LakeletErrorCode } from '../../errors.js';
-import type { Storage } from '../../storage/storage.js';
+import type { EngineContext } from '../context.js';
 import { archive } from './archival.js';
 import { clean } from './clean.js';
 import { runPendingCompactions, scheduleCompaction } from './compaction.js';
@@ -37,22 +37,27 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
 
 /**
  * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
- * Each runs even when an earlier one failed; failures come back as warnings, never thrown.
+ * Each runs even when an earlier one failed; failures come back as warnings, never thrown. They share the
+ * context's snapshot: its config as the write loaded it, its timeline listed again after the commit and after
+ * each service that changed it (each invalidates the snapshot; a failed one is taken to have changed it).
  */
-export async function runTableServices(storage: Storage, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
+export async function runTableServices(ctx: EngineContext, tableType: string, options: ResolvedWriteOptions): Promise<WriteWarning[]> {
   const steps: [PostCommitService, () => Promise<unknown>][] = [];
   if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
     steps.push(['compaction', async () => {
-      await scheduleCompaction(storage, options.compaction, false, options);
-      await runPendingCompactions(storage, options);
+      await scheduleCompaction(ctx, options.compaction, false, options);
+      await runPendingCompactions(ctx, options);
     }]);
   }
-  if (options.clean.automatic) steps.push(['clean', () => clean(storage, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
-  if (options.archive.automatic) steps.push(['archival', () => archive(storage, options.archive)]);
+  if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
   const warnings: WriteWarning[] = [];
   for (const [service, step] of steps) {
     const warning = await runPostCommit(service, step);
-    if (warning) warnings.push(warning);
+    if (warning) {
+      warnings.push(warning);
+      ctx.invalidate();
+    }
   }
   return warnings;
 }

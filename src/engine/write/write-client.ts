@@ -10,7 +10,7 @@ import { orderingSpec } from '../../merge/ordering.js';
 import { dedupeRecords } from '../../merge/dedupe.js';
 import { sortByPartitionAndKey } from '../../merge/sort-records.js';
 import { mainThreadKernels } from '../kernels.js';
-import { isGlobalIndex, lookupKey } from '../../index/index-type.js';
+import { isGlobalIndex } from '../../index/index-type.js';
 import { planWorkload } from '../../plan/workload.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import type { Action } from '../../timeline/instant.js';
@@ -18,15 +18,11 @@ import { serializeRequestedReplaceMetadata } from '../../timeline/replace-metada
 import { completeWrite, markInflight, startWrite, writeTransition, type InflightWrite } from '../commit/commit-protocol.js';
 import { heartbeatExpired } from '../commit/heartbeat.js';
 import { discardAttempt, recordingStorage } from './written-files.js';
-import { decidePartitionMoves, type PartitionMoveDecision } from './partition-move.js';
 import { pendingCompactionGroups, writeBuckets, type BucketResult } from './bucket-writer.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
-import { buildKeyMap, sliceKeyReaderFor, tagLocations, type SliceKeyReader, type TagMap } from './tag.js';
-import { lookup as recordIndexLookup, lookupLocations as recordIndexLocations, update as updateRecordIndex } from './record-index.js';
-import type { IndexChanges } from '../../index/record-index-format.js';
-import type { Bucket } from '../../plan/bucket-assignment.js';
+import { createIndex } from './index-factory.js';
+import type { InMemoryIndex } from './in-memory-index.js';
 import { rollbackFailedWrites } from '../services/rollback.js';
-import { recordIndexChanges, updateKeyMap } from './index-upkeep.js';
 import { dropInterruptedSavepoints } from '../services/savepoint.js';
 import { finishPendingRestores } from '../services/restore.js';
 import { TableState } from '../table-state.js';
@@ -35,8 +31,7 @@ import { checkTableMaintainable } from '../table-support.js';
 import type { ResolvedWriteOptions, WriteOptions } from './write-options.js';
 import { buildRecords, collectRows, type WriteInput } from './records.js';
 import { prepareSchema } from './write-schema.js';
-import { yielder } from '../yield.js';
-import { runPostCommit, runTableServices, type WriteWarning } from '../services/post-commit.js';
+import { runTableServices, type WriteWarning } from '../services/post-commit.js';
 
 /** Hudi's write operation types. */
 export type WriteOperation = 'UPSERT' | 'INSERT' | 'BULK_INSERT' | 'DELETE' | 'INSERT_OVERWRITE' | 'INSERT_OVERWRITE_TABLE' | 'DELETE_PARTITION';
@@ -64,8 +59,8 @@ export interface WriteRequest {
   partitions?: readonly string[];
   /** Options of this write, over the table-level ones of the engine context. */
   options?: WriteOptions;
-  /** In-memory index state kept by the table between writes. */
-  keyMap?: { instant: string | undefined; map: TagMap };
+  /** The IN_MEMORY index the table keeps between writes (its key map is updated in place). */
+  inMemoryIndex?: InMemoryIndex;
   now?: Date;
 }
 
@@ -187,76 +182,11 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   const slices = view.latestSlices();
   const sliceOf = new Map<string, FileSlice>(slices.map((s) => [fileGroupKey(s.partitionPath, s.fileId), s]));
 
-  // Live keys of a slice: its base file's, or for merge-on-read slices with logs the merged ones
-  // (deletes and partition moves in logs must not leave stale locations behind).
-  const readKeys = sliceKeyReaderFor(state, info.orderingFields, info.orderingKinds);
-
-  // 3. Tag: where do the incoming keys live now?
-  const updates = new Map<string, Map<string, HoodieRecord>>(); // group → key → record
-  const inserts: HoodieRecord[] = [];
-  let replaced = new Map<string, string[]>();
-  if (op === 'UPSERT' || op === 'DELETE') {
-    const toTag = records.length;
-    options.onProgress({ phase: 'index', done: 0, total: toTag });
-    let tags: TagMap;
-    if (op === 'DELETE' && request.keys && options.index === 'RECORD_INDEX') {
-      // The record index knows every group holding each key: only those are touched.
-      for (const [key, locs] of await recordIndexLocations(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })) {
-        for (const loc of locs) addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { recordKey: key, partitionPath: loc.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
-      }
-      tags = new Map();
-      records = [];
-    } else if (op === 'DELETE' && request.keys) {
-      // Keys without partitions: delete the key wherever it lives (every partition holding it).
-      const wanted = new Set(records.map((r) => r.recordKey));
-      for (const slice of slices) {
-        for (const key of await readKeys(slice)) {
-          if (wanted.has(key)) addUpdate(updates, fileGroupKey(slice.partitionPath, slice.fileId), { recordKey: key, partitionPath: slice.partitionPath, data: {}, ordering: [], isDelete: true, index: 0 });
-        }
-      }
-      tags = new Map();
-      records = [];
-    } else if (options.index === 'IN_MEMORY') {
-      const latest = state.timeline.latestWrite()?.requestedTime;
-      if (!request.keyMap || request.keyMap.instant !== latest) request.keyMap = { instant: latest, map: await buildKeyMap(slices, readKeys) };
-      tags = request.keyMap.map;
-    } else if (options.index === 'RECORD_INDEX') {
-      tags = await recordIndexLookup(state, records.map((r) => r.recordKey), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs });
-    } else {
-      tags = await tagLocations(storage, slices, records, options.index, readKeys, options.pool);
-    }
-    options.onProgress({ phase: 'index', done: toTag, total: toTag });
-    // Global index, key found in another partition: merged with the stored record first (Hudi's rule).
-    const moves = info.global
-      ? await decidePartitionMoves(state, sliceOf, records.flatMap((r) => {
-        const loc = tags.get(lookupKey(true, r.partitionPath, r.recordKey));
-        return loc && loc.partitionPath !== r.partitionPath && !r.isDelete ? [{ record: r, location: loc }] : [];
-      }), info)
-      : new Map<HoodieRecord, PartitionMoveDecision>();
-    const pause = yielder(5000);
-    for (const r of records) {
-      await pause();
-      const loc = tags.get(lookupKey(info.global, r.partitionPath, r.recordKey));
-      if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
-        addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
-      } else if (loc) {
-        // 'move': delete it from its old group, insert it in the new partition; 'stay': the stored record has
-        // the greater ordering value and keeps its place — routed to its group as an update that loses the merge,
-        // as Hudi does, so the group is touched and a concurrent change of it is a conflict; 'insert': the old
-        // group no longer holds the key.
-        const decision = moves.get(r) ?? 'move';
-        if (decision === 'move') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });
-        if (decision === 'stay') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
-        else inserts.push(r);
-      } else if (!r.isDelete) {
-        inserts.push(r);
-      }
-    }
-  } else {
-    for (const r of records) if (!r.isDelete) inserts.push(r);
-    if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts, await mainThreadKernels(options.kernels));
-    if (REPLACE_OPS.has(op)) replaced = replacedGroups(op, slices, records, request.partitions);
-  }
+  // 3. Tag: where do the incoming keys live now? (Only upserts and deletes look; everything else is an insert.)
+  const index = createIndex(options.index, request.inMemoryIndex);
+  const { updates, inserts } = await index.tag({ state, operation: op, records, byKey: request.keys !== undefined, slices, sliceOf, merge: info, options });
+  if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts, await mainThreadKernels(options.kernels));
+  const replaced = REPLACE_OPS.has(op) ? replacedGroups(op, slices, records, request.partitions) : new Map<string, string[]>();
 
   // 4. Profile and bucket.
   const pendingCompactions = config.tableType === 'MERGE_ON_READ' ? await pendingCompactionGroups(state) : new Map<string, string>();
@@ -307,16 +237,10 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
     if (!(await completedFileExists(state, inflight))) throw err;
     await inflight.heartbeat.stop().catch(() => undefined);
   }
-  const warnings: WriteWarning[] = [];
-  if (options.index === 'RECORD_INDEX') {
-    // The commit is visible: an index update that fails leaves the index behind, and the next write catches it up.
-    const warning = await runPostCommit('record-index', async () => updateRecordIndex(state, inflight.instantTime, await recordIndexChanges(updates, sliceOf, plan.buckets, routedInserts, replaced, readKeys), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs }));
-    if (warning) warnings.push(warning);
-  }
+  // The commit is visible: index upkeep that fails is a warning (the next write catches the index up).
+  const warnings = await index.update({ state, instantTime: inflight.instantTime, replacing: REPLACE_OPS.has(op), updates, buckets: plan.buckets, insertsByBucket: routedInserts, replaced, results, sliceOf, merge: info, options });
   options.onProgress({ phase: 'commit', done: 1, total: 1 });
 
-  // Overwrites and log writes change key locations in ways a rebuild gets right more simply.
-  if (request.keyMap) updateKeyMap(request.keyMap, REPLACE_OPS.has(op) || config.tableType === 'MERGE_ON_READ', results, inflight.instantTime);
   const sum = (f: (r: BucketResult) => number) => results.reduce((a, r) => a + f(r), 0);
   return {
     instant: inflight.instantTime,
@@ -353,12 +277,6 @@ function checkPartitionPath(config: TableConfig, path: string): void {
     const shape = fields.length === 0 ? "'' (the table is not partitioned)" : fields.map((f) => (config.hiveStylePartitioning ? `${f}=<value>` : `<${f}>`)).join('/');
     throw new LakeletError('INVALID_ARGUMENT', `write: partition path ${JSON.stringify(path)} does not fit the table's partitioning ${shape}`, { value: path });
   }
-}
-
-function addUpdate(updates: Map<string, Map<string, HoodieRecord>>, group: string, r: HoodieRecord): void {
-  let byKey = updates.get(group);
-  if (!byKey) updates.set(group, (byKey = new Map()));
-  byKey.set(r.recordKey, r);
 }
 
 /** Live file groups an overwrite replaces, per partition. */

@@ -8,7 +8,6 @@ import type { ArchivalOptions } from '../../plan/archival-plan.js';
 import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
-import { workerPoolFor } from '../../worker/pool-registry.js';
 import { systemClock, type Clock } from '../clock.js';
 
 /** Progress of a long write. */
@@ -90,8 +89,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   /** Resolved worker count (0 = inline). */
   workers: number;
   /**
-   * The pool the write's engine steps use, owned by the first options layer (a Table's write defaults, closed
-   * by `Table.close()`); undefined when `workers` is 0.
+   * The pool the write's engine steps use: set by the engine context (`EngineContext.writeOptions`), which owns
+   * it; undefined when `workers` is 0 and in options resolved without a context.
    */
   pool: WorkerPool | undefined;
   clock: Clock;
@@ -104,14 +103,13 @@ const positive = (name: string, v: number | undefined, fallback: number): number
   return v;
 };
 
-/** Merge per-write options over table defaults and Hudi's, validating them. */
+/** Merge per-write options over table defaults and Hudi's, validating them (no pool: the engine context adds it). */
 export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): ResolvedWriteOptions {
   const o: WriteOptions = Object.assign({}, ...layers.filter(Boolean));
   const index = o.index ?? 'BLOOM';
   if (!INDEX_TYPES.includes(index)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown index ${JSON.stringify(index)} (one of ${INDEX_TYPES.join(', ')})`, { field: 'index', value: index });
   const workers = o.workers ?? defaultWorkerCount();
   if (!Number.isInteger(workers) || workers < 0 || workers > MAX_WORKERS) throw new LakeletError('INVALID_ARGUMENT', `write: workers must be an integer in 0..${MAX_WORKERS}, got ${String(workers)}`, { field: 'workers', value: workers });
-  const owner = layers[0];
   const codec = o.codec ?? 'GZIP';
   if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(codec)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown codec ${JSON.stringify(codec)}`, { field: 'codec', value: codec });
   return {
@@ -136,7 +134,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
     archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
     workers,
-    pool: workerPoolFor(typeof owner === 'object' && owner !== null ? owner : undefined, workers),
+    pool: undefined,
     clock: o.clock ?? systemClock,
     kernels: kernelsChoice(o.kernels),
   };
