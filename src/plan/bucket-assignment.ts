@@ -1,6 +1,6 @@
-// Workload profile and bucket assignment (pure): updates go to their file group; inserts fill small
-// files (below the small-file limit) up to the max file size first, then new file groups sized by the
-// record-size estimate — Hudi's UpsertPartitioner in miniature.
+// Bucket assignment, the sizing half of step 5 (pure, on counts; plan/workload.ts feeds and drains it): updates
+// go to their file group; inserts fill small files (below the small-file limit) up to the max file size first,
+// then new file groups sized by the record-size estimate — Hudi's UpsertPartitioner in miniature.
 
 /** Write sizing options. */
 export interface FileSizing {
