@@ -5,29 +5,18 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLakeletError } from '../../src/errors.js';
 import { nodeFsStorage, type NodeFsOps } from '../../src/storage/node-fs.js';
 import type { Storage } from '../../src/storage/storage.js';
-import { defineStorageContract, firstDifference, lakeletError, patternBytes } from './contract.js';
+import { createProbe, pause, probeDuringWrite, replaceProbe, writeEveryWay, type WriteGate } from './atomic-writes.js';
+import { defineStorageContract, lakeletError, patternBytes } from './contract.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-/** A pause point: `reached` resolves when the writer gets there; the writer waits until `resume()`. */
-interface Pause { reached: Promise<void>; resume(): void }
-
-function pause(): Pause & { arrive(): Promise<void> } {
-  let arrived!: () => void;
-  let resume!: () => void;
-  const reached = new Promise<void>((r) => { arrived = r; });
-  const resumed = new Promise<void>((r) => { resume = r; });
-  return { reached, resume, arrive: () => (arrived(), resumed) };
-}
 
 /**
  * node:fs/promises for a writer that stops twice on the way of one write: after the first half of its temp
  * file's bytes (`half`) and just before publishing it by rename or link (`publish`). Readers use their own store.
  */
-function pausingFs(): { fs: NodeFsOps; half: Pause; publish: Pause } {
+function pausingFs(): WriteGate & { fs: NodeFsOps } {
   const half = pause();
   const publish = pause();
   const fs: NodeFsOps = {
@@ -89,14 +78,10 @@ describe('nodeFsStorage on a real directory', () => {
   });
 
   it('leaves no temp files behind after writes and overwrites', async () => {
-    await s.write('p/a.parquet', enc('one'));
-    await s.write('p/a.parquet', enc('two'));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => s.write(`p/f${i}`, enc(String(i)))));
-    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('c'))).toBe(true);
-    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('d'))).toBe(false);
+    const expected = await writeEveryWay(s);
     const tree = await rawTree(dir);
     expect(tree.filter((p) => p.includes('tmp'))).toEqual([]);
-    expect(tree).toEqual(['.hoodie', '.hoodie/1.commit', 'p', 'p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
+    expect(tree).toEqual(expected);
   });
 
   it('a failed write leaves the old bytes and no temp file', async () => {
@@ -126,22 +111,15 @@ describe('nodeFsStorage on a real directory', () => {
     const newBytes = patternBytes(256 * 1024, 4);
     await s.write('big.parquet', oldBytes);
     const gate = pausingFs();
-    const write = nodeFsStorage(dir, { fs: gate.fs }).write('big.parquet', newBytes);
-    const seen = (got: Uint8Array) => (firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
-    const during: string[] = [];
-    await gate.half.reached;
-    // The half-written temp file is really there, next to the target.
-    const temps = (await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'));
-    expect(temps).toHaveLength(1);
-    expect((await stat(join(dir, temps[0]!))).size).toBe(newBytes.length / 2);
-    for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
-    gate.half.resume();
-    await gate.publish.reached;
-    for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
-    gate.publish.resume();
-    await write;
+    const seen = replaceProbe(s, 'big.parquet', oldBytes, newBytes);
+    const { during } = await probeDuringWrite(gate, () => nodeFsStorage(dir, { fs: gate.fs }).write('big.parquet', newBytes), seen, async () => {
+      // The half-written temp file is really there, next to the target.
+      const temps = (await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'));
+      expect(temps).toHaveLength(1);
+      expect((await stat(join(dir, temps[0] ?? ''))).size).toBe(newBytes.length / 2);
+    });
     expect(during).toEqual(['old', 'old', 'old', 'old', 'old', 'old']);
-    expect(seen(await s.read('big.parquet'))).toBe('new');
+    expect(await seen()).toBe('new');
     expect(await rawTree(dir)).toEqual(['big.parquet']);
   });
 
@@ -149,25 +127,11 @@ describe('nodeFsStorage on a real directory', () => {
     const bytes = patternBytes(256 * 1024, 5);
     const path = '.hoodie/20240101000000000.commit';
     const gate = pausingFs();
-    const create = nodeFsStorage(dir, { fs: gate.fs }).writeIfAbsent(path, bytes);
-    const seen = async (): Promise<string> => {
-      try {
-        const got = await s.read(path);
-        return firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`;
-      } catch (err) {
-        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
-        return 'absent';
-      }
-    };
-    const during: string[] = [];
-    await gate.half.reached;
-    expect((await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'))).toHaveLength(1);
-    for (let i = 0; i < 3; i++) during.push(await seen());
-    gate.half.resume();
-    await gate.publish.reached;
-    for (let i = 0; i < 3; i++) during.push(await seen());
-    gate.publish.resume();
-    expect(await create).toBe(true);
+    const seen = createProbe(s, path, bytes);
+    const { result, during } = await probeDuringWrite(gate, () => nodeFsStorage(dir, { fs: gate.fs }).writeIfAbsent(path, bytes), seen, async () => {
+      expect((await rawTree(dir)).filter((p) => p.includes('.lakelet-tmp-'))).toHaveLength(1);
+    });
+    expect(result).toBe(true);
     expect(during).toEqual(['absent', 'absent', 'absent', 'absent', 'absent', 'absent']);
     expect(await seen()).toBe('full');
     expect(await rawTree(dir)).toEqual(['.hoodie', '.hoodie/20240101000000000.commit']);

@@ -2,10 +2,10 @@
 // FileSystemHandle.move), atomic replacement and creation, quota failures, writeIfAbsent races across
 // instances and a worker, and the same operations run from a dedicated worker with sync access handles.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLakeletError } from '../../src/errors.js';
 import { storageError } from '../../src/storage/dom-errors.js';
 import { opfsStorage, type OpfsStorage } from '../../src/storage/opfs.js';
-import { defineStorageContract, firstDifference, lakeletError, patternBytes } from './contract.js';
+import { createProbe, pause, probeDuringWrite, replaceProbe, writeEveryWay, type WriteGate } from './atomic-writes.js';
+import { defineStorageContract, lakeletError, patternBytes } from './contract.js';
 import type { WorkerReply, WorkerRequest } from './opfs-worker.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -26,22 +26,11 @@ async function removeFolder(folder: string): Promise<void> {
   }
 }
 
-/** A pause point: `reached` resolves when the writer gets there; the writer waits until `resume()`. */
-interface Pause { reached: Promise<void>; resume(): void }
-
-function pause(): Pause & { arrive(): Promise<void> } {
-  let arrived!: () => void;
-  let resume!: () => void;
-  const reached = new Promise<void>((r) => { arrived = r; });
-  const resumed = new Promise<void>((r) => { resume = r; });
-  return { reached, resume, arrive: () => (arrived(), resumed) };
-}
-
 /**
  * Pause the page's next OPFS write twice: after the first half of the bytes reach its writable stream (`half`)
  * and just before the temp file is moved over the target (`publish`). Patches the prototypes until `restore()`.
  */
-function pauseOpfsWrites(): { half: Pause; publish: Pause; restore(): void } {
+function pauseOpfsWrites(): WriteGate & { restore(): void } {
   const streamProto = FileSystemWritableFileStream.prototype as unknown as { write(data: unknown): Promise<void> };
   const fileProto = FileSystemFileHandle.prototype as unknown as { move?(...args: unknown[]): Promise<void> };
   const write = streamProto.write;
@@ -121,6 +110,10 @@ describe('opfsStorage in the page', () => {
   afterEach(async () => {
     await removeFolder(folder);
   });
+  /** The temp file exists (with Chromium's .crswap of its open writable stream next to it). */
+  const oneTempFile = async (): Promise<void> => {
+    expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') && !p.endsWith('.crswap'))).toHaveLength(1);
+  };
 
   it('labels itself with the folder and writes through writable streams', () => {
     expect(s.label).toBe(`opfs:${folder}`);
@@ -134,12 +127,7 @@ describe('opfsStorage in the page', () => {
   });
 
   it('leaves no temp files behind, and hides foreign ones from listings', async () => {
-    await s.write('p/a.parquet', enc('one'));
-    await s.write('p/a.parquet', enc('two'));
-    await Promise.all(Array.from({ length: 10 }, (_, i) => s.write(`p/f${i}`, enc(String(i)))));
-    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('c'))).toBe(true);
-    expect(await s.writeIfAbsent('.hoodie/1.commit', enc('d'))).toBe(false);
-    expect(await rawTree(folder)).toEqual(['.hoodie', '.hoodie/1.commit', 'p', 'p/a.parquet', ...Array.from({ length: 10 }, (_, i) => `p/f${i}`)]);
+    expect(await rawTree(folder)).toEqual(await writeEveryWay(s));
     const dir = await (await folderHandle(folder)).getDirectoryHandle('p');
     await (await dir.getFileHandle('a.parquet.lakelet-tmp-abc123', { create: true })).createWritable().then((w) => w.close());
     const open = await (await dir.getFileHandle('f0', { create: true })).createWritable(); // Chromium shows p/f0.crswap meanwhile
@@ -178,53 +166,26 @@ describe('opfsStorage in the page', () => {
     const oldBytes = patternBytes(256 * 1024, 3);
     const newBytes = patternBytes(256 * 1024, 4);
     await s.write('big.parquet', oldBytes);
-    const seen = (got: Uint8Array) => (firstDifference(got, oldBytes) === -1 ? 'old' : firstDifference(got, newBytes) === -1 ? 'new' : `torn(${got.length})`);
+    const seen = replaceProbe(s, 'big.parquet', oldBytes, newBytes);
     const gate = pauseOpfsWrites();
     try {
-      const write = s.write('big.parquet', newBytes);
-      const during: string[] = [];
-      await gate.half.reached;
-      // The temp file exists (with Chromium's .crswap of its open writable stream next to it).
-      expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') && !p.endsWith('.crswap'))).toHaveLength(1);
-      for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
-      gate.half.resume();
-      await gate.publish.reached;
-      for (let i = 0; i < 3; i++) during.push(seen(await s.read('big.parquet')));
-      gate.publish.resume();
-      await write;
+      const { during } = await probeDuringWrite(gate, () => s.write('big.parquet', newBytes), seen, oneTempFile);
       expect(during).toEqual(['old', 'old', 'old', 'old', 'old', 'old']);
     } finally {
       gate.restore();
     }
-    expect(seen(await s.read('big.parquet'))).toBe('new');
+    expect(await seen()).toBe('new');
     expect(await rawTree(folder)).toEqual(['big.parquet']);
   });
 
   it('writeIfAbsent publishes atomically: readers during the write see no file, never a partial or empty one', async () => {
     const bytes = patternBytes(256 * 1024, 5);
     const path = '.hoodie/20240101000000000.commit';
-    const seen = async (): Promise<string> => {
-      try {
-        const got = await s.read(path);
-        return firstDifference(got, bytes) === -1 ? 'full' : `partial(${got.length})`;
-      } catch (err) {
-        if (!isLakeletError(err, 'NOT_FOUND')) throw err;
-        return 'absent';
-      }
-    };
+    const seen = createProbe(s, path, bytes);
     const gate = pauseOpfsWrites();
     try {
-      const create = s.writeIfAbsent(path, bytes);
-      const during: string[] = [];
-      await gate.half.reached;
-      // The temp file exists (with Chromium's .crswap of its open writable stream next to it).
-      expect((await rawTree(folder)).filter((p) => p.includes('.lakelet-tmp-') && !p.endsWith('.crswap'))).toHaveLength(1);
-      for (let i = 0; i < 3; i++) during.push(await seen());
-      gate.half.resume();
-      await gate.publish.reached;
-      for (let i = 0; i < 3; i++) during.push(await seen());
-      gate.publish.resume();
-      expect(await create).toBe(true);
+      const { result, during } = await probeDuringWrite(gate, () => s.writeIfAbsent(path, bytes), seen, oneTempFile);
+      expect(result).toBe(true);
       expect(during).toEqual(['absent', 'absent', 'absent', 'absent', 'absent', 'absent']);
     } finally {
       gate.restore();

@@ -2,15 +2,13 @@
 // headless Chromium profile, writes through the Write panel and checks timeline, rows and persistence.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchPersistentChromium, openDemoPage, startDemoServer } from './demo-browser.js';
 
-const repo = resolve(import.meta.dirname, '../..');
 const COW_ZIP = `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`;
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 let server: ViteDevServer;
 let context: BrowserContext;
@@ -18,16 +16,10 @@ let url: string;
 let profile: string;
 
 /** A persistent profile: OPFS outlives reloads and browser restarts. */
-const launch = () => chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, headless: true, viewport: { width: 1280, height: 900 },
-});
+const launch = () => launchPersistentChromium(profile, { width: 1280, height: 900 });
 
 beforeAll(async () => {
-  server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false }, logLevel: 'warn' });
-  await server.listen();
-  const local = server.resolvedUrls?.local[0];
-  if (!local) throw new Error('vite: no local URL');
-  url = local;
+  ({ server, url } = await startDemoServer());
   profile = await mkdtemp(join(tmpdir(), 'lakelet-demo-opfs-'));
   context = await launch();
 });
@@ -39,15 +31,7 @@ afterAll(async () => {
 });
 
 /** A page with the demo loaded and its OPFS tables listed; page errors are collected. */
-async function openPage(): Promise<{ page: Page; errors: Error[] }> {
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on('pageerror', (e) => errors.push(e));
-  page.on('dialog', (d) => void d.accept());
-  await page.goto(url);
-  await page.waitForSelector('body[data-state="empty"] #tables[data-listed]');
-  return { page, errors };
-}
+const openPage = () => openDemoPage(context, url, 'body[data-state="empty"] #tables[data-listed]', true);
 
 /** Wait until the page settles after an action; fail with the error panel's text if it shows one. */
 async function ready(page: Page): Promise<void> {

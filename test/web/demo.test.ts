@@ -2,18 +2,16 @@
 // drives headless Chromium with playwright-core, opens fixture tables (zip, folder) and checks what it renders.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import type { Browser, Page } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, openDemoPage, startDemoServer } from './demo-browser.js';
 
-const repo = resolve(import.meta.dirname, '../..');
 const fixtures = inject('FIXTURES_DIR');
 const COW = `${fixtures}/sample_table/cow/v6_nonpartitioned.zip`;
 const MOR = `${fixtures}/sample_table/mor/parquet/v6_nonpartitioned.zip`;
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -21,12 +19,8 @@ let url: string;
 let tmp: string;
 
 beforeAll(async () => {
-  server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false }, logLevel: 'warn' });
-  await server.listen();
-  const local = server.resolvedUrls?.local[0];
-  if (!local) throw new Error('vite: no local URL');
-  url = local;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, headless: true });
+  ({ server, url } = await startDemoServer());
+  browser = await launchChromium();
   tmp = await mkdtemp(join(tmpdir(), 'lakelet-demo-'));
 });
 
@@ -37,14 +31,7 @@ afterAll(async () => {
 });
 
 /** A fresh page with the demo loaded; page errors fail the test. */
-async function openPage(): Promise<{ page: Page; errors: Error[] }> {
-  const page = await browser.newPage();
-  const errors: Error[] = [];
-  page.on('pageerror', (e) => errors.push(e));
-  await page.goto(url);
-  await page.waitForSelector('body[data-state="empty"]');
-  return { page, errors };
-}
+const openPage = () => openDemoPage(browser, url, 'body[data-state="empty"]');
 
 /** Wait until the page settles after an action, returning its final state. */
 async function settled(page: Page): Promise<string> {

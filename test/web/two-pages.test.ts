@@ -2,25 +2,21 @@
 // Vite dev server): writers serialise on the table's Web Lock, and every commit of both pages lands.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchPersistentChromium, repo, startDemoServer } from './demo-browser.js';
 
-const repo = resolve(import.meta.dirname, '../..');
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 let server: ViteDevServer;
 let context: BrowserContext;
 let url: string;
 let profile: string;
 
 beforeAll(async () => {
-  server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false }, logLevel: 'warn' });
-  await server.listen();
-  url = server.resolvedUrls?.local[0] ?? '';
+  ({ server, url } = await startDemoServer());
   profile = await mkdtemp(join(tmpdir(), 'lakelet-two-pages-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs, headless: true });
+  context = await launchPersistentChromium(profile);
 }, 60_000);
 
 afterAll(async () => {
