@@ -2,7 +2,8 @@
 // encoding and merging through a pool must equal the inline results, and errors keep code and context.
 import { expect } from 'vitest';
 import { createTable, isLakeletError, LakeletError, memoryStorage, type IndexType, type Table } from '../../src/index.js';
-import { tagLocations, type TagMap } from '../../src/engine/write/tag.js';
+import { tagLocations } from '../../src/engine/write/base-file-index.js';
+import type { TagMap } from '../../src/index/index-type.js';
 import { packKeys } from '../../src/kernels/kernels.js';
 import { withMetaFields } from '../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';

@@ -2,25 +2,11 @@
 // an incoming record whose key lives in another partition is first merged with the stored record by the
 // ordering fields. Stored strictly greater → the record stays (nothing moves); otherwise → the move happens.
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
-import type { RecordLocation } from '../../index/index-type.js';
+import type { PartitionMoveCandidate, PartitionMoveDecision } from '../../index/tagging.js';
 import { compareValues, type OrderingKind } from '../../schema/compare.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import type { TableState } from '../table-state.js';
-
-/**
- * What a partition move does: `move` (delete at the old location, insert in the new partition), `stay` (the
- * stored record wins the merge: the incoming one goes to the stored record's group as an update that loses, as
- * Hudi tags the merged record to the old location, so the row is unchanged but the group is touched) or `insert`
- * (the index named a location that no longer holds the key: a plain insert, as Hudi tags it).
- */
-export type PartitionMoveDecision = 'move' | 'stay' | 'insert';
-
-/** One candidate move: the incoming record and where the index found its key. */
-export interface PartitionMoveCandidate {
-  record: HoodieRecord;
-  location: RecordLocation;
-}
 
 /** The merge settings that decide a move. */
 export interface PartitionMoveMerge {

@@ -1,28 +1,113 @@
-// Tagging: finds the current file group of each incoming record key with the chosen index — bloom
-// (key ranges + bloom probes from base-file footers, then an exact key check), simple (read keys),
-// their global variants (across partitions), or in-memory (a key map kept by the table between writes).
-import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
-import { bloomCandidates } from '../../index/bloom-index.js';
-import { readParquetFooter, readParquetRows } from '../../format/parquet/read.js';
+// Step 3 of a write, tagging (Hudi's HoodieIndex): the `Index` interface every index type implements — `tag`
+// finds where incoming keys live and routes the records (updates per file group, partition moves, inserts,
+// deletes by key), `update` keeps the index in step after the commit — and the live keys of a slice it reads.
 import type { FileSlice } from '../../file-group/file-slice.js';
-import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
-import { packKeys } from '../../kernels/kernels.js';
+import type { IndexType, TagMap } from '../../index/index-type.js';
+import { deletesAt, moveCandidates, requiresTagging, routeTagged, untagged, type GroupUpdates, type LocatedKey, type PartitionMoveDecision, type TaggedRecords } from '../../index/tagging.js';
+import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import type { Bucket } from '../../plan/bucket-assignment.js';
 import type { Storage } from '../../storage/storage.js';
-import type { WorkerPool } from '../../worker/pool.js';
-import { ownBuffer } from '../../worker/worker-api.js';
+import { readParquetFooter, readParquetRows } from '../../format/parquet/read.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
-import { readFileSlice } from '../read/file-slice-reader.js';
-import type { TableState } from '../table-state.js';
 import type { OrderingKind } from '../../schema/compare.js';
-import { yieldToEventLoop, yielder } from '../yield.js';
+import { readFileSlice } from '../read/file-slice-reader.js';
+import type { WriteWarning } from '../services/post-commit.js';
+import type { TableState } from '../table-state.js';
+import { yielder } from '../yield.js';
+import type { BucketResult } from './bucket-writer.js';
+import { decidePartitionMoves } from './partition-move.js';
+import type { ResolvedWriteOptions } from './write-options.js';
 
-/** A key to look up. */
-export interface KeyToTag {
-  recordKey: string;
-  partitionPath: string;
+export type { TagMap, TaggedRecords };
+
+/** What tagging needs from the write. */
+export interface TagInput {
+  /** The table state the write started from. */
+  state: TableState;
+  /** Hudi's operation type: only `UPSERT` and `DELETE` look keys up (the rest are inserts). */
+  operation: string;
+  /** The write's (deduplicated) records. */
+  records: readonly HoodieRecord[];
+  /** DELETE by record keys alone (no partitions): every file group holding a key gets its delete. */
+  byKey: boolean;
+  /** The latest file slices, and the same keyed by `fileGroupKey`. */
+  slices: readonly FileSlice[];
+  sliceOf: ReadonlyMap<string, FileSlice>;
+  /** The ordering fields present in the schema and their kinds (partition moves, merged keys of log slices). */
+  merge: { orderingFields: readonly string[]; orderingKinds: readonly OrderingKind[] };
+  options: ResolvedWriteOptions;
 }
 
-export type { TagMap };
+/** What a committed write did, for index upkeep. */
+export interface CommittedWrite {
+  state: TableState;
+  instantTime: string;
+  /** An overwrite (insert overwrite, delete partition): whole file groups were replaced. */
+  replacing: boolean;
+  /** The tagged updates (deletes included) per file group, and the inserts of each bucket. */
+  updates: GroupUpdates;
+  buckets: readonly Bucket[];
+  insertsByBucket: readonly (readonly HoodieRecord[])[];
+  /** File groups replaced, per partition. */
+  replaced: ReadonlyMap<string, readonly string[]>;
+  /** What each bucket wrote (file group, keys written). */
+  results: readonly BucketResult[];
+  sliceOf: ReadonlyMap<string, FileSlice>;
+  merge: TagInput['merge'];
+  options: ResolvedWriteOptions;
+}
+
+/** A record-key index (Hudi's `HoodieIndex`: `tagLocation` and `updateLocation`). */
+export interface Index {
+  readonly type: IndexType;
+  /** Route the write's records by where their keys live now. */
+  tag(input: TagInput): Promise<TaggedRecords>;
+  /** After the commit: keep the index in step. A failure is a warning (the commit stands), never a throw. */
+  update(commit: CommittedWrite): Promise<WriteWarning[]>;
+}
+
+/** How an index finds keys; {@link tagWith} builds the routing on it. */
+export interface KeyLocator {
+  /** The current location of each record's key (`lookupKey(global, partition, key)` → location). */
+  locate(records: readonly HoodieRecord[]): Promise<TagMap>;
+  /** Every file group holding each key, in any partition (DELETE by key). Default: the keys of every slice. */
+  locateEverywhere?(keys: readonly string[]): Promise<LocatedKey[]>;
+}
+
+/**
+ * Tag the write's records with `locator`: writes that do not tag make inserts of everything; deletes by key
+ * go to every group holding the key; otherwise the keys are looked up, a global index's partition moves are
+ * decided by the stored record (Hudi's rule, see `decidePartitionMoves`), and the records routed.
+ */
+export async function tagWith(input: TagInput, global: boolean, locator: KeyLocator): Promise<TaggedRecords> {
+  const { records, options } = input;
+  if (!requiresTagging(input.operation)) return untagged(records);
+  options.onProgress({ phase: 'index', done: 0, total: records.length });
+  let tagged: TaggedRecords;
+  if (input.byKey) {
+    const keys = records.map((r) => r.recordKey);
+    tagged = deletesAt(locator.locateEverywhere ? await locator.locateEverywhere(keys) : await keysInSlices(input, keys));
+  } else {
+    const tags = await locator.locate(records);
+    const moves = global
+      ? await decidePartitionMoves(input.state, input.sliceOf, moveCandidates(records, tags), input.merge)
+      : new Map<HoodieRecord, PartitionMoveDecision>();
+    tagged = await routeTagged(records, tags, global, moves, yielder(5000));
+  }
+  options.onProgress({ phase: 'index', done: records.length, total: records.length });
+  return tagged;
+}
+
+/** Where each of `keys` lives, from the live keys of every latest slice. */
+async function keysInSlices(input: TagInput, keys: readonly string[]): Promise<LocatedKey[]> {
+  const wanted = new Set(keys);
+  const readKeys = sliceKeyReaderFor(input.state, input.merge.orderingFields, input.merge.orderingKinds);
+  const out: LocatedKey[] = [];
+  for (const slice of input.slices) {
+    for (const key of await readKeys(slice)) if (wanted.has(key)) out.push({ recordKey: key, partitionPath: slice.partitionPath, fileId: slice.fileId });
+  }
+  return out;
+}
 
 /** Reads the live record keys of a file slice (merge-on-read slices with logs: after merging them). */
 export type SliceKeyReader = (slice: FileSlice) => Promise<string[]>;
@@ -52,149 +137,4 @@ export async function readBaseFileKeys(storage: Storage, slice: FileSlice): Prom
   const footer = await readParquetFooter(file, base.path);
   const rows = await readParquetRows(file, footer, base.path, { columns: ['_hoodie_record_key'] });
   return rows.map((r) => String(r._hoodie_record_key));
-}
-
-function locationOf(slice: FileSlice): RecordLocation {
-  return { partitionPath: slice.partitionPath, fileId: slice.fileId, baseInstantTime: slice.baseInstantTime };
-}
-
-/**
- * Find where the given keys live among the latest `slices` of the table. Non-global indexes only look in
- * the key's own partition; global ones everywhere (the result is keyed by the record key alone).
- * With a worker `pool`, each candidate base file is read here and tagged in a worker (key range, WASM bloom
- * probe, exact key check), files in parallel; slices with log files get their bloom candidates from a worker
- * and their live keys from `readKeys`. The result is the same with or without a pool.
- */
-export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s), pool?: WorkerPool): Promise<TagMap> {
-  const global = isGlobalIndex(type);
-  const out: TagMap = new Map();
-  if (keys.length === 0) return out;
-  const wanted = new Map<string, string[]>(); // partition ('' for global) → keys
-  for (const k of keys) {
-    const bucket = global ? '' : k.partitionPath;
-    let list = wanted.get(bucket);
-    if (!list) wanted.set(bucket, (list = []));
-    list.push(k.recordKey);
-  }
-  const useBloom = type === 'BLOOM' || type === 'GLOBAL_BLOOM';
-  if (pool && pool.size > 0) return tagInPool(storage, slices, wanted, global, useBloom, readKeys, pool);
-  for (const slice of slices) {
-    if (!slice.baseFile) continue;
-    const candidates = wanted.get(global ? '' : slice.partitionPath);
-    if (!candidates || candidates.length === 0) continue;
-    let probe = candidates;
-    if (useBloom) {
-      const file = await storageBuffer(storage, slice.baseFile.path, slice.baseFile.size || undefined);
-      const footer = await readParquetFooter(file, slice.baseFile.path);
-      probe = bloomCandidates(readHudiFooter(footer.keyValues, { path: slice.baseFile.path }), candidates).map((i) => candidates[i] as string);
-      if (probe.length === 0) continue;
-    }
-    const present = new Set(probe);
-    for (const key of await readKeys(slice)) {
-      if (present.has(key)) out.set(lookupKey(global, slice.partitionPath, key), locationOf(slice));
-    }
-  }
-  return out;
-}
-
-/** Found keys of one slice (indices into its partition's key list, or key strings read on this thread). */
-type SliceHits = { indices: Uint32Array } | { keys: string[] };
-
-async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted: Map<string, string[]>, global: boolean, useBloom: boolean, readKeys: SliceKeyReader, pool: WorkerPool): Promise<TagMap> {
-  const packed = new Map<string, Promise<{ bytes: Uint8Array; offsets: Uint32Array }>>();
-  const packedFor = (bucket: string, list: string[]) => {
-    let p = packed.get(bucket);
-    if (!p) packed.set(bucket, (p = packKeysInChunks(list)));
-    return p;
-  };
-  const tagSlice = async (slice: FileSlice): Promise<SliceHits | undefined> => {
-    const base = slice.baseFile;
-    const bucket = global ? '' : slice.partitionPath;
-    const list = wanted.get(bucket);
-    if (!base || !list || list.length === 0) return undefined;
-    const withLogs = slice.logFiles.length > 0;
-    // Live keys of slices with logs come from readKeys (log merging); only their bloom pruning moves.
-    if (withLogs && !useBloom) {
-      const present = new Set(list);
-      return { keys: (await readKeys(slice)).filter((k) => present.has(k)) };
-    }
-    const p = await packedFor(bucket, list);
-    const file = ownBuffer(await storage.read(base.path));
-    const keyBytes = p.bytes.slice().buffer as ArrayBuffer;
-    const offsets = p.offsets.slice().buffer as ArrayBuffer;
-    const r = await pool.run('tagFile', { path: base.path, file, keys: keyBytes, offsets, useBloom, exact: !withLogs }, [file, keyBytes, offsets]);
-    const indices = new Uint32Array(r.matched);
-    if (!withLogs || indices.length === 0) return { indices };
-    const probe = new Set<string>();
-    for (const i of indices) probe.add(list[i] as string);
-    return { keys: (await readKeys(slice)).filter((k) => probe.has(k)) };
-  };
-
-  // Files in parallel (a few more in flight than workers, to overlap reads); merged in slice order.
-  const hits: (SliceHits | undefined)[] = new Array(slices.length);
-  let next = 0;
-  let failure: { err: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (!failure && next < slices.length) {
-      const i = next++;
-      try {
-        hits[i] = await tagSlice(slices[i] as FileSlice);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(pool.size + 1, slices.length) }, lane));
-  if (failure) throw failure.err;
-
-  const out: TagMap = new Map();
-  const pause = yielder(5000);
-  for (const [i, slice] of slices.entries()) {
-    const h = hits[i];
-    if (!h) continue;
-    const loc = locationOf(slice);
-    if ('keys' in h) {
-      for (const key of h.keys) {
-        await pause();
-        out.set(lookupKey(global, slice.partitionPath, key), loc);
-      }
-    } else {
-      const list = wanted.get(global ? '' : slice.partitionPath) ?? [];
-      for (const idx of h.indices) {
-        await pause();
-        out.set(lookupKey(global, slice.partitionPath, list[idx] as string), loc);
-      }
-    }
-  }
-  return out;
-}
-
-/** packKeys in chunks with event-loop turns between them (a partition may hold a whole batch of keys). */
-export async function packKeysInChunks(list: readonly string[], chunk = 5000): Promise<{ bytes: Uint8Array; offsets: Uint32Array }> {
-  if (list.length <= chunk) return packKeys(list);
-  const parts: { bytes: Uint8Array; offsets: Uint32Array }[] = [];
-  for (let i = 0; i < list.length; i += chunk) {
-    parts.push(packKeys(list.slice(i, i + chunk)));
-    await yieldToEventLoop();
-  }
-  const total = parts.reduce((n, p) => n + (p.offsets[p.offsets.length - 1] ?? 0), 0);
-  const bytes = new Uint8Array(total);
-  const offsets = new Uint32Array(list.length + 1);
-  let at = 0;
-  let k = 0;
-  for (const p of parts) {
-    const used = p.offsets[p.offsets.length - 1] ?? 0;
-    bytes.set(p.bytes.subarray(0, used), at);
-    for (let j = 0; j < p.offsets.length - 1; j++) offsets[k++] = at + (p.offsets[j] as number);
-    at += used;
-  }
-  offsets[k] = at;
-  return { bytes, offsets };
-}
-
-/** Build a full key → location map of the table (the in-memory index's state). */
-export async function buildKeyMap(slices: readonly FileSlice[], readKeys: SliceKeyReader): Promise<TagMap> {
-  const out: TagMap = new Map();
-  for (const slice of slices) for (const key of await readKeys(slice)) out.set(key, locationOf(slice));
-  return out;
 }

@@ -7,7 +7,7 @@ import { writeBaseFile } from '../../../src/format/parquet/write.js';
 import { withMetaFields } from '../../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../../src/format/avro/schema.js';
 import { readParquetFooter, bufferFromBytes } from '../../../src/format/parquet/read.js';
-import { tagLocations } from '../../../src/engine/write/tag.js';
+import { tagLocations } from '../../../src/engine/write/base-file-index.js';
 import { createWorkerApi } from '../../../src/worker/worker-impl.js';
 import { packKeys } from '../../../src/kernels/kernels.js';
 import type { FileSlice } from '../../../src/file-group/file-slice.js';

@@ -1,6 +1,6 @@
 // Index lookup helpers: keys packed in chunks (with event-loop turns between them) equal one packKeys call.
 import { expect, test } from 'vitest';
-import { packKeysInChunks } from '../../../src/engine/write/tag.js';
+import { packKeysInChunks } from '../../../src/engine/write/base-file-index.js';
 import { packKeys } from '../../../src/kernels/kernels.js';
 
 test('packKeysInChunks gives the bytes and offsets of packKeys, across chunk edges and non-ASCII keys', async () => {

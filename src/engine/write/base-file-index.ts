@@ -1,0 +1,170 @@
+// The indexes that look keys up in base files (Hudi's HoodieBloomIndex / HoodieSimpleIndex and their global
+// variants): bloom pruning of each candidate file by its footer (key range + bloom filter), then an exact check
+// against the file's keys; inline, or one file per worker task when the write has a pool.
+import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
+import { bloomCandidates } from '../../index/bloom-index.js';
+import { readParquetFooter } from '../../format/parquet/read.js';
+import type { FileSlice } from '../../file-group/file-slice.js';
+import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
+import { packKeys } from '../../kernels/kernels.js';
+import type { Storage } from '../../storage/storage.js';
+import type { WorkerPool } from '../../worker/pool.js';
+import { ownBuffer } from '../../worker/worker-api.js';
+import { storageBuffer } from '../../storage/async-buffer.js';
+import { yieldToEventLoop, yielder } from '../yield.js';
+import { readBaseFileKeys, sliceKeyReaderFor, tagWith, type Index, type SliceKeyReader } from './tag.js';
+
+/** A key to look up. */
+export interface KeyToTag {
+  recordKey: string;
+  partitionPath: string;
+}
+
+/** The BLOOM, GLOBAL_BLOOM, SIMPLE or GLOBAL_SIMPLE index: lookups in the latest base files, nothing to keep up. */
+export function baseFileIndex(type: 'BLOOM' | 'GLOBAL_BLOOM' | 'SIMPLE' | 'GLOBAL_SIMPLE'): Index {
+  return {
+    type,
+    tag: (input) => tagWith(input, isGlobalIndex(type), {
+      locate: (records) => tagLocations(input.state.storage, input.slices, records, type, sliceKeyReaderFor(input.state, input.merge.orderingFields, input.merge.orderingKinds), input.options.pool),
+    }),
+    update: async () => [],
+  };
+}
+
+export function locationOf(slice: FileSlice): RecordLocation {
+  return { partitionPath: slice.partitionPath, fileId: slice.fileId, baseInstantTime: slice.baseInstantTime };
+}
+
+/**
+ * Find where the given keys live among the latest `slices` of the table. Non-global indexes only look in
+ * the key's own partition; global ones everywhere (the result is keyed by the record key alone).
+ * With a worker `pool`, each candidate base file is read here and tagged in a worker (key range, WASM bloom
+ * probe, exact key check), files in parallel; slices with log files get their bloom candidates from a worker
+ * and their live keys from `readKeys`. The result is the same with or without a pool.
+ */
+export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s), pool?: WorkerPool): Promise<TagMap> {
+  const global = isGlobalIndex(type);
+  const out: TagMap = new Map();
+  if (keys.length === 0) return out;
+  const wanted = new Map<string, string[]>(); // partition ('' for global) → keys
+  for (const k of keys) {
+    const bucket = global ? '' : k.partitionPath;
+    let list = wanted.get(bucket);
+    if (!list) wanted.set(bucket, (list = []));
+    list.push(k.recordKey);
+  }
+  const useBloom = type === 'BLOOM' || type === 'GLOBAL_BLOOM';
+  if (pool && pool.size > 0) return tagInPool(storage, slices, wanted, global, useBloom, readKeys, pool);
+  for (const slice of slices) {
+    if (!slice.baseFile) continue;
+    const candidates = wanted.get(global ? '' : slice.partitionPath);
+    if (!candidates || candidates.length === 0) continue;
+    let probe = candidates;
+    if (useBloom) {
+      const file = await storageBuffer(storage, slice.baseFile.path, slice.baseFile.size || undefined);
+      const footer = await readParquetFooter(file, slice.baseFile.path);
+      probe = bloomCandidates(readHudiFooter(footer.keyValues, { path: slice.baseFile.path }), candidates).map((i) => candidates[i] as string);
+      if (probe.length === 0) continue;
+    }
+    const present = new Set(probe);
+    for (const key of await readKeys(slice)) {
+      if (present.has(key)) out.set(lookupKey(global, slice.partitionPath, key), locationOf(slice));
+    }
+  }
+  return out;
+}
+
+/** Found keys of one slice (indices into its partition's key list, or key strings read on this thread). */
+type SliceHits = { indices: Uint32Array } | { keys: string[] };
+
+async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted: Map<string, string[]>, global: boolean, useBloom: boolean, readKeys: SliceKeyReader, pool: WorkerPool): Promise<TagMap> {
+  const packed = new Map<string, Promise<{ bytes: Uint8Array; offsets: Uint32Array }>>();
+  const packedFor = (bucket: string, list: string[]) => {
+    let p = packed.get(bucket);
+    if (!p) packed.set(bucket, (p = packKeysInChunks(list)));
+    return p;
+  };
+  const tagSlice = async (slice: FileSlice): Promise<SliceHits | undefined> => {
+    const base = slice.baseFile;
+    const bucket = global ? '' : slice.partitionPath;
+    const list = wanted.get(bucket);
+    if (!base || !list || list.length === 0) return undefined;
+    const withLogs = slice.logFiles.length > 0;
+    // Live keys of slices with logs come from readKeys (log merging); only their bloom pruning moves.
+    if (withLogs && !useBloom) {
+      const present = new Set(list);
+      return { keys: (await readKeys(slice)).filter((k) => present.has(k)) };
+    }
+    const p = await packedFor(bucket, list);
+    const file = ownBuffer(await storage.read(base.path));
+    const keyBytes = p.bytes.slice().buffer as ArrayBuffer;
+    const offsets = p.offsets.slice().buffer as ArrayBuffer;
+    const r = await pool.run('tagFile', { path: base.path, file, keys: keyBytes, offsets, useBloom, exact: !withLogs }, [file, keyBytes, offsets]);
+    const indices = new Uint32Array(r.matched);
+    if (!withLogs || indices.length === 0) return { indices };
+    const probe = new Set<string>();
+    for (const i of indices) probe.add(list[i] as string);
+    return { keys: (await readKeys(slice)).filter((k) => probe.has(k)) };
+  };
+
+  // Files in parallel (a few more in flight than workers, to overlap reads); merged in slice order.
+  const hits: (SliceHits | undefined)[] = new Array(slices.length);
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (!failure && next < slices.length) {
+      const i = next++;
+      try {
+        hits[i] = await tagSlice(slices[i] as FileSlice);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(pool.size + 1, slices.length) }, lane));
+  if (failure) throw failure.err;
+
+  const out: TagMap = new Map();
+  const pause = yielder(5000);
+  for (const [i, slice] of slices.entries()) {
+    const h = hits[i];
+    if (!h) continue;
+    const loc = locationOf(slice);
+    if ('keys' in h) {
+      for (const key of h.keys) {
+        await pause();
+        out.set(lookupKey(global, slice.partitionPath, key), loc);
+      }
+    } else {
+      const list = wanted.get(global ? '' : slice.partitionPath) ?? [];
+      for (const idx of h.indices) {
+        await pause();
+        out.set(lookupKey(global, slice.partitionPath, list[idx] as string), loc);
+      }
+    }
+  }
+  return out;
+}
+
+/** packKeys in chunks with event-loop turns between them (a partition may hold a whole batch of keys). */
+export async function packKeysInChunks(list: readonly string[], chunk = 5000): Promise<{ bytes: Uint8Array; offsets: Uint32Array }> {
+  if (list.length <= chunk) return packKeys(list);
+  const parts: { bytes: Uint8Array; offsets: Uint32Array }[] = [];
+  for (let i = 0; i < list.length; i += chunk) {
+    parts.push(packKeys(list.slice(i, i + chunk)));
+    await yieldToEventLoop();
+  }
+  const total = parts.reduce((n, p) => n + (p.offsets[p.offsets.length - 1] ?? 0), 0);
+  const bytes = new Uint8Array(total);
+  const offsets = new Uint32Array(list.length + 1);
+  let at = 0;
+  let k = 0;
+  for (const p of parts) {
+    const used = p.offsets[p.offsets.length - 1] ?? 0;
+    bytes.set(p.bytes.subarray(0, used), at);
+    for (let j = 0; j < p.offsets.length - 1; j++) offsets[k++] = at + (p.offsets[j] as number);
+    at += used;
+  }
+  offsets[k] = at;
+  return { bytes, offsets };
+}
