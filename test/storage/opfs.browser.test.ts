@@ -127,7 +127,8 @@ describe('opfsStorage in the page', () => {
   });
 
   it('leaves no temp files behind, and hides foreign ones from listings', async () => {
-    expect(await rawTree(folder)).toEqual(await writeEveryWay(s));
+    const expected = await writeEveryWay(s);
+    expect(await rawTree(folder)).toEqual(expected);
     const dir = await (await folderHandle(folder)).getDirectoryHandle('p');
     await (await dir.getFileHandle('a.parquet.lakelet-tmp-abc123', { create: true })).createWritable().then((w) => w.close());
     const open = await (await dir.getFileHandle('f0', { create: true })).createWritable(); // Chromium shows p/f0.crswap meanwhile
