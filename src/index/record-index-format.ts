@@ -3,8 +3,6 @@
 // they reflect, and merging one commit's key changes into shards.
 import { corruptFile } from '../errors.js';
 
-/** The record-level index's folder and manifest (paths defined in layout.ts). */
-export { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../layout.js';
 /** Shards of a new index. */
 export const DEFAULT_SHARD_COUNT = 64;
 /** Version of the manifest and shard formats this code writes and reads. */
@@ -55,7 +53,7 @@ export interface RecordIndexManifest {
   pending: string[];
   /** Keys in the index. */
   keyCount: number;
-  /** File name (inside {@link RECORD_INDEX_DIR}) of each shard; null when the shard is empty. */
+  /** File name (inside layout.ts's `RECORD_INDEX_DIR`) of each shard; null when the shard is empty. */
   shards: (string | null)[];
 }
 

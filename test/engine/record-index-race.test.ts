@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { COMMIT_LOCK_PATH } from '../../src/layout.js';
 import { ensureCurrent, readAllEntries, readRecordIndexManifest, sliceKeyReader } from '../../src/engine/write/record-index.js';
 import { TableState } from '../../src/engine/table-state.js';
-import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/index/record-index-format.js';
+import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/layout.js';
 import { createTable, memoryStorage, openTable, type Storage, type TableType } from '../../src/index.js';
 import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage } from '../helpers/pausing-storage.js';

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { ensureCurrent, lookupLocations, readAllEntries, readRecordIndexManifest, sliceKeyReader } from '../../src/engine/write/record-index.js';
 import { TableState } from '../../src/engine/table-state.js';
-import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/index/record-index-format.js';
+import { RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST } from '../../src/layout.js';
 import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table, type TableType } from '../../src/index.js';
 import { copyStorage, describeError, faultyStorage, isInjectedFault } from '../helpers/storage-faults.js';
 import { CrashModel, mrow } from '../helpers/crash-model.js';

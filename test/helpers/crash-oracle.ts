@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { isLakeletError, openTable, type Storage, type Table, type TableType } from '../../src/index.js';
 import { lookupLocations, readRecordIndexManifest } from '../../src/engine/write/record-index.js';
 import { TableState } from '../../src/engine/table-state.js';
-import { RECORD_INDEX_DIR } from '../../src/index/record-index-format.js';
+import { RECORD_INDEX_DIR } from '../../src/layout.js';
 import { parseCommitMetadata } from '../../src/timeline/commit-metadata.js';
 import { parseRollbackMetadata } from '../../src/timeline/rollback-metadata.js';
 import { canonRecord, canonState, type CrashModel, type ModelCommit } from './crash-model.js';

@@ -4,8 +4,9 @@
 import { isLakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { orderingSpec } from '../../merge/ordering.js';
+import { RECORD_INDEX_DIR, recordIndexFilePath } from '../../layout.js';
 import {
-  DEFAULT_SHARD_COUNT, RECORD_INDEX_DIR,
+  DEFAULT_SHARD_COUNT,
   applyChanges, buildShards, changesByShard, decodeShard, dropGroups,
   type KeyLocation, type RecordIndexManifest, type ShardEntries,
 } from '../../index/record-index-format.js';
@@ -117,7 +118,7 @@ export async function readShard(storage: Storage, manifest: RecordIndexManifest,
   if (!name) return new Map();
   const cached = cache.get(name);
   if (cached) return cached;
-  const path = `${RECORD_INDEX_DIR}/${name}`;
+  const path = recordIndexFilePath(name);
   const entries = decodeShard(await storage.read(path), path);
   cache.set(name, entries);
   return entries;

@@ -1,8 +1,9 @@
 // The record index's one write step: under the commit lock, the changed shard files, then the manifest (only
 // if it is still the one the update started from), then the removal of shard files no manifest names.
 import { isLakeletError } from '../../errors.js';
+import { baseName, RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST, recordIndexFilePath } from '../../layout.js';
 import {
-  RECORD_INDEX_DIR, RECORD_INDEX_HASH, RECORD_INDEX_MANIFEST, RECORD_INDEX_VERSION, encodeShard, parseManifest, serializeManifest, shardFileName,
+  RECORD_INDEX_HASH, RECORD_INDEX_VERSION, encodeShard, parseManifest, serializeManifest, shardFileName,
   type RecordIndexManifest, type ShardEntries,
 } from '../../index/record-index-format.js';
 import type { Storage } from '../../storage/storage.js';
@@ -91,12 +92,12 @@ export async function writeIndex(
   try {
     persisted = await withCommitLock(storage, owner, async (held) => {
       if (!sameManifest(await readRecordIndexManifest(storage), previous)) return false;
-      for (const [name, entries] of files) await storage.write(`${RECORD_INDEX_DIR}/${name}`, encodeShard(entries));
+      for (const [name, entries] of files) await storage.write(recordIndexFilePath(name), encodeShard(entries));
       await held();
       await storage.write(RECORD_INDEX_MANIFEST, serializeManifest(manifest));
       const keep = new Set([...shards, ...(previous?.shards ?? [])].filter((s): s is string => s !== null));
       for (const f of await storage.list(RECORD_INDEX_DIR)) {
-        const name = f.path.slice(f.path.lastIndexOf('/') + 1);
+        const name = baseName(f.path);
         if (f.kind === 'file' && name.endsWith('.rix') && !keep.has(name)) await storage.delete(f.path);
       }
       return true;
