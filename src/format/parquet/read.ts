@@ -2,7 +2,7 @@
 // footer keys, row-group selection, projection, and values converted to lakelet's value model (values.ts).
 import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import { compressorsFor } from './decompress.js';
 import { corruptFile, LakeletError } from '../../errors.js';
 import { columnAssembler, type RawDecimalElement } from './assemble.js';
 import { dateFromDays, dateFromMicros, dateFromMillis } from '../../schema/values.js';
@@ -91,7 +91,7 @@ export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, 
         columns,
         rowStart: start,
         rowEnd: end,
-        compressors,
+        compressors: await compressorsFor(footer.metadata),
         utf8: false,
         parsers: PARSERS,
         onPage: ({ pathInSchema, columnData, rowStart }) => {

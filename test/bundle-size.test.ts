@@ -1,0 +1,71 @@
+// The weight of a small app: openTable + rows() + upsert(plain objects) on OPFS, bundled for the browser with
+// rolldown (minified, tree-shaken). Counted: every chunk the app can load except the lazy ones it never needs
+// (Arrow, only for Arrow output or input; hyparquet-compressors, only for ZSTD/BROTLI/LZ4 files); .wasm aside.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type OutputChunk } from 'rolldown';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const WORK = join(ROOT, 'node_modules', '.cache', 'lakelet-bundle-size');
+/** The goal of issue 12: at most this many gzip bytes of JavaScript, WASM not included. */
+const LIMIT = 150 * 1024;
+
+const APP = `import { openTable, opfsStorage } from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))};
+export async function run(name) {
+  const table = await openTable(await opfsStorage(name));
+  const rows = [];
+  for await (const row of table.rows({ limit: 100 })) rows.push(row);
+  await table.upsert([{ id: 'a', ts: 1, city: 'sf' }]);
+  return rows;
+}
+`;
+
+/** Chunks loaded only on demand for what this app never does, by the module that starts them. */
+const LAZY_UNUSED: { name: string; facade: RegExp }[] = [
+  { name: 'arrow', facade: /src\/arrow\/arrow\.ts$/ },
+  { name: 'hyparquet-compressors', facade: /node_modules\/hyparquet-compressors\// },
+];
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+describe('bundle size', () => {
+  test('openTable + rows + upsert on OPFS: at most 150 KB gzip of JavaScript, Arrow never bundled in', async () => {
+    mkdirSync(WORK, { recursive: true });
+    writeFileSync(join(WORK, 'app.js'), APP);
+    const out = await build({ input: join(WORK, 'app.js'), platform: 'browser', write: false, logLevel: 'silent', output: { format: 'es', minify: true } });
+    const chunks = new Map(out.output.filter((o): o is OutputChunk => o.type === 'chunk').map((c) => [c.fileName, c]));
+    const lazy = (c: OutputChunk) => LAZY_UNUSED.find((l) => c.facadeModuleId !== null && l.facade.test(c.facadeModuleId));
+    // Walk from the entry over static and dynamic imports, stopping at the lazy chunks this app never loads.
+    const entry = [...chunks.values()].find((c) => c.isEntry) as OutputChunk;
+    const counted = new Set<OutputChunk>();
+    const skipped = new Map<string, number>();
+    const walk = (c: OutputChunk) => {
+      if (counted.has(c)) return;
+      const l = lazy(c);
+      if (l) {
+        skipped.set(l.name, gzipSync(c.code).length);
+        return;
+      }
+      counted.add(c);
+      for (const f of [...c.imports, ...c.dynamicImports]) {
+        const next = chunks.get(f);
+        if (next) walk(next);
+      }
+    };
+    walk(entry);
+    let gzip = 0;
+    let minified = 0;
+    for (const c of counted) {
+      gzip += gzipSync(c.code).length;
+      minified += c.code.length;
+    }
+    console.log(`bundle-size: openTable+rows+upsert on OPFS = ${kb(gzip)} gzip (${kb(minified)} minified, ${counted.size} chunks); lazy, not loaded: ${[...skipped].map(([n, b]) => `${n} ${kb(b)} gzip`).join(', ')}; WASM not counted`);
+    // Arrow and the extra decompressors exist as lazy chunks, and nothing counted holds them.
+    expect([...skipped.keys()].sort()).toEqual(['arrow', 'hyparquet-compressors']);
+    const countedModules = [...counted].flatMap((c) => Object.keys(c.modules));
+    expect(countedModules.filter((m) => m.includes('node_modules/apache-arrow/') || m.includes('node_modules/hyparquet-compressors/'))).toEqual([]);
+    expect(gzip).toBeLessThanOrEqual(LIMIT);
+  });
+});
