@@ -7,8 +7,8 @@ import type { TableConfig } from '../../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import { withMetaFields } from '../../schema/table-schema.js';
 import { orderingSpec } from '../../merge/ordering.js';
-import { dedupeRecords } from '../../merge/dedupe.js';
-import { sortByPartitionAndKey } from '../../merge/sort-records.js';
+import { DEDUPE_KERNEL_MIN_RECORDS, dedupeRecords } from '../../merge/dedupe.js';
+import { SORT_KERNEL_MIN_RECORDS, sortByPartitionAndKey } from '../../merge/sort-records.js';
 import { mainThreadKernels } from '../kernels.js';
 import { isGlobalIndex } from '../../index/index-type.js';
 import { planWorkload } from '../../plan/workload.js';
@@ -130,7 +130,8 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
   rows = []; // the validated records are all that is needed from here on
   const global = isGlobalIndex(options.index);
   const dedupe = op === 'UPSERT' ? options.combineBeforeUpsert : op === 'INSERT' ? options.combineBeforeInsert : op === 'DELETE';
-  if (dedupe) records = dedupeRecords(records, global, orderingKinds, await mainThreadKernels(options.kernels));
+  // Kernels are loaded only for a batch large enough to use them.
+  if (dedupe) records = dedupeRecords(records, global, orderingKinds, records.length >= DEDUPE_KERNEL_MIN_RECORDS ? await mainThreadKernels(options.kernels) : undefined);
   options.onProgress({ phase: 'prepare', done: records.length, total: records.length });
 
   for (const p of request.partitions ?? []) checkPartitionPath(config, p);
@@ -185,7 +186,7 @@ async function execute(state: TableState, inflight: InflightWrite, op: WriteOper
   // 3. Tag: where do the incoming keys live now? (Only upserts and deletes look; everything else is an insert.)
   const index = createIndex(options.index, request.inMemoryIndex);
   const { updates, inserts } = await index.tag({ state, operation: op, records, byKey: request.keys !== undefined, slices, sliceOf, merge: info, options });
-  if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts, await mainThreadKernels(options.kernels));
+  if (op === 'BULK_INSERT') sortByPartitionAndKey(inserts, inserts.length >= SORT_KERNEL_MIN_RECORDS ? await mainThreadKernels(options.kernels) : undefined);
   const replaced = REPLACE_OPS.has(op) ? replacedGroups(op, slices, records, request.partitions) : new Map<string, string[]>();
 
   // 4. Profile and bucket.
