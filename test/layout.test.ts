@@ -8,8 +8,8 @@ import { parseTableConfig } from '../src/config/table-config.js';
 import {
   archiveDir, archiveFilePath, baseName, COMMIT_LOCK_FENCE_DIR, COMMIT_LOCK_PATH, HEARTBEAT_DIR, heartbeatPath, HOODIE_DIR,
   instantFilePath, isMetaPath, isPartitionMetadataPath, LISTING_MANIFEST_PATH, markerDir, MARKERS_DIR, markerPath,
-  METADATA_TABLE_DIR, parentPath, parseMarkerPath, partitionFilePath, partitionMetadataPath, PROPERTIES_PATH, RECORD_INDEX_DIR,
-  timelineDir, timelineFilePath,
+  isMetaPathOfAnyTable, METADATA_TABLE_DIR, parentPath, parseMarkerPath, partitionFilePath, partitionMetadataPath, PROPERTIES_PATH,
+  RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST, recordIndexFilePath, timelineDir, timelineFilePath,
 } from '../src/layout.js';
 
 describe('layout', () => {
@@ -23,6 +23,8 @@ describe('layout', () => {
     expect(COMMIT_LOCK_FENCE_DIR).toBe('.hoodie/.lakelet-commit-lock-fences');
     expect(LISTING_MANIFEST_PATH).toBe('.hoodie/.aux/lakelet/listing.json');
     expect(RECORD_INDEX_DIR).toBe('.hoodie/.aux/lakelet/record-index');
+    expect(RECORD_INDEX_MANIFEST).toBe('.hoodie/.aux/lakelet/record-index/manifest.json');
+    expect(recordIndexFilePath('shard-0001.rix')).toBe('.hoodie/.aux/lakelet/record-index/shard-0001.rix');
   });
 
   it('places the active and archived timelines of layouts 1 and 2', () => {
@@ -83,6 +85,9 @@ describe('layout', () => {
     expect(isMetaPath('.hoodie/hoodie.properties')).toBe(true);
     expect(isMetaPath('.hoodie_partition_metadata')).toBe(false);
     expect(isMetaPath('p/.hoodie/x')).toBe(false);
+    expect(isMetaPathOfAnyTable('p/.hoodie/x')).toBe(true);
+    expect(isMetaPathOfAnyTable('.hoodie/x')).toBe(true);
+    expect(isMetaPathOfAnyTable('p/x.hoodie/y')).toBe(false);
     expect(baseName('a/b/c.parquet')).toBe('c.parquet');
     expect(baseName('c.parquet')).toBe('c.parquet');
     expect(parentPath('a/b/c.parquet')).toBe('a/b');
