@@ -30,7 +30,7 @@ describe('assignBuckets', () => {
     expect(plan.insertRoutes.get('a')).toEqual([[0, 3]]);
   });
 
-  test('useSmallFiles = false: every insert goes to new groups; a record larger than the file still gets one a file', () => {
+  test('useSmallFiles = false: every insert goes to new groups; a record larger than a file still gets a file of its own', () => {
     expect(assignBuckets(new Map([['a', work(2)]]), new Map([['a', [small('a', 's', 100)]]]), SIZING, ids(), false).buckets.map((b) => b.kind)).toEqual(['INSERT']);
     const huge = assignBuckets(new Map([['a', work(3)]]), new Map(), { ...SIZING, recordSizeEstimate: 5000 }, ids());
     expect(huge.buckets.map((b) => b.inserts)).toEqual([1, 1, 1]);
