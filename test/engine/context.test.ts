@@ -3,6 +3,9 @@
 // cached snapshot until a commit; two Tables on one store still see each other's commits.
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { engineContext } from '../../src/engine/context.js';
+import { registerWorkerFactory } from '../../src/worker/pool.js';
+import { generatedKernelBytes, inProcessWorkers } from '../helpers/in-process-workers.js';
 
 const SCHEMA = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: 'long' }] };
 const QUIET = { bloomFilter: { numEntries: 100 }, compaction: { inline: false }, clean: { automatic: false }, archive: { automatic: false } };
@@ -106,5 +109,36 @@ describe.each(['COPY_ON_WRITE', 'MERGE_ON_READ'] as const)('engine context on %s
     await one.upsert([{ id: 'a', part: 'x', ts: 4, v: 40 }]); // loses to ts 5: the stored row stays
     expect(one.commits).toHaveLength(4);
     expect(await ids(one)).toEqual(['a=50', 'b=1', 'c=3']);
+  });
+});
+
+describe('engine context pools', () => {
+  test('one pool for the table options, with their kernels; other workers or kernels get a pool the write closes', async () => {
+    const workers = inProcessWorkers(generatedKernelBytes());
+    registerWorkerFactory(workers.factory);
+    try {
+      const ctx = engineContext(memoryStorage(), { workers: 1, kernels: 'js' });
+      const pool = ctx.options.pool;
+      expect(pool?.size).toBe(1);
+      expect((await pool?.run('kernelsInfo', undefined))?.kind).toBe('js'); // the table's kernels reach its workers
+      const same = ctx.writeOptions({ index: 'SIMPLE' });
+      expect(same.options.pool).toBe(pool);
+      await same.release(); // not the write's to close
+      expect((await pool?.run('kernelsInfo', undefined))?.kind).toBe('js');
+      for (const perWrite of [{ workers: 2 }, { kernels: 'auto' as const }]) {
+        const other = ctx.writeOptions(perWrite);
+        expect(other.options.pool).toBeDefined();
+        expect(other.options.pool).not.toBe(pool);
+        await other.release();
+        await expect(other.options.pool?.run('kernelsInfo', undefined)).rejects.toMatchObject({ code: 'ABORTED' });
+      }
+      await ctx.close();
+      await expect(pool?.run('kernelsInfo', undefined)).rejects.toMatchObject({ code: 'ABORTED' });
+      expect(ctx.options.pool).not.toBe(pool); // usable after close: a later write starts a new pool
+      await ctx.close();
+    } finally {
+      registerWorkerFactory(undefined);
+      workers.close();
+    }
   });
 });
