@@ -1,11 +1,10 @@
-// The record index's pure pieces: stable key hashing and shard assignment, the shard file codec (round
-// trips, corruption, a million keys), the manifest format, and merging a commit's changes into shards.
+// The record index's pure model: stable key hashing and shard assignment, the manifest format, and merging a
+// commit's changes into shards (the shard file codec: record-index-shard.test.ts).
 import { describe, expect, test } from 'vitest';
 import {
-  applyChanges, buildShards, changesByShard, decodeShard, dropGroups, encodeShard, hashRecordKey, parseManifest,
+  applyChanges, buildShards, changesByShard, dropGroups, hashRecordKey, parseManifest,
   RECORD_INDEX_HASH, serializeManifest, shardFileName, shardOf, type RecordIndexManifest, type ShardEntries,
 } from '../../src/index/record-index-format.js';
-import { isLakeletError } from '../../src/index.js';
 import { Random } from '../helpers/random.js';
 
 /** The reference: FNV-1a over TextEncoder's bytes, then fmix32. */
@@ -45,68 +44,6 @@ describe('key hashing and shards', () => {
   test('shard file names carry the shard, the instant and a token', () => {
     expect(shardFileName(7, '20240101000000000', 'ab12cd34')).toBe('shard-0007_20240101000000000_ab12cd34.rix');
     expect(shardFileName(7, null, 'x')).toBe('shard-0007_init_x.rix');
-  });
-});
-
-describe('shard codec', () => {
-  test('round trip: unicode keys, shared prefixes, several locations, empty shard', () => {
-    const entries: ShardEntries = new Map([
-      ['b', [loc('p=1', 'f1')]],
-      ['a', [loc('p=1', 'f1'), loc('p=2', 'f2')]],
-      ['abc', [loc('', 'f3')]],
-      ['日本', [loc('p=ü', 'f1')]],
-      ['😀', [loc('p=2', 'f2')]],
-      ['', [loc('p=1', 'f1')]],
-    ]);
-    const back = decodeShard(encodeShard(entries), 's');
-    expect([...back.keys()]).toEqual([...entries.keys()].sort());
-    expect(new Map([...back].sort())).toEqual(new Map([...entries].sort()));
-    expect(decodeShard(encodeShard(new Map()), 's').size).toBe(0);
-  });
-
-  test('encoding is deterministic (insertion order does not matter)', () => {
-    const a: ShardEntries = new Map([['x', [loc('p', 'f')]], ['y', [loc('q', 'g')]]]);
-    const b: ShardEntries = new Map([['y', [loc('q', 'g')]], ['x', [loc('p', 'f')]]]);
-    expect(encodeShard(a)).toEqual(encodeShard(b));
-  });
-
-  test('corrupt bytes raise CORRUPT_FILE with the path, never a TypeError', () => {
-    const good = encodeShard(new Map([['key1', [loc('p', 'f')]], ['key2', [loc('p', 'g')]]]));
-    const cases = [new Uint8Array(0), good.slice(0, 8), good.slice(0, good.length - 1), Uint8Array.from(good, (b, i) => (i === 0 ? 0 : b))];
-    for (let i = 5; i < good.length; i++) {
-      const bad = good.slice();
-      bad[i] = bad[i]! ^ 0x5a;
-      cases.push(bad);
-    }
-    for (const bytes of cases) {
-      let err: unknown;
-      try {
-        decodeShard(bytes, 'shard.rix');
-      } catch (e) {
-        err = e;
-      }
-      expect(isLakeletError(err, 'CORRUPT_FILE')).toBe(true);
-      expect((err as { context: { path?: string } }).context.path).toBe('shard.rix');
-    }
-  });
-
-  test('a million keys encode and decode (compactly)', { timeout: 60_000 }, () => {
-    const locs = Array.from({ length: 200 }, (_, i) => loc(`date=2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, `${i.toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-0123456789ab-0`));
-    const located = Array.from({ length: 1_000_000 }, (_, i) => ({ key: `user-${String(i).padStart(9, '0')}`, location: locs[i % locs.length]! }));
-    const shards = buildShards(located, 64);
-    expect(shards.reduce((a, s) => a + s.size, 0)).toBe(1_000_000);
-    let bytes = 0;
-    let decoded = 0;
-    for (const s of shards) {
-      const enc = encodeShard(s);
-      bytes += enc.length;
-      const back = decodeShard(enc, 's');
-      decoded += back.size;
-      const [k, v] = back.entries().next().value!;
-      expect(v).toEqual(s.get(k));
-    }
-    expect(decoded).toBe(1_000_000);
-    expect(bytes / 1_000_000).toBeLessThan(12);
   });
 });
 

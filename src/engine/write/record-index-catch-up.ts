@@ -7,9 +7,10 @@ import { orderingSpec } from '../../merge/ordering.js';
 import { RECORD_INDEX_DIR, recordIndexFilePath } from '../../layout.js';
 import {
   DEFAULT_SHARD_COUNT,
-  applyChanges, buildShards, changesByShard, decodeShard, dropGroups,
+  applyChanges, buildShards, changesByShard, dropGroups,
   type KeyLocation, type RecordIndexManifest, type ShardEntries,
 } from '../../index/record-index-format.js';
+import { decodeShard } from '../../index/record-index-shard.js';
 import type { Storage } from '../../storage/storage.js';
 import type { CommitMetadata } from '../../timeline/commit-metadata.js';
 import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';

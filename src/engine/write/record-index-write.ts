@@ -3,9 +3,10 @@
 import { isLakeletError } from '../../errors.js';
 import { baseName, RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST, recordIndexFilePath } from '../../layout.js';
 import {
-  RECORD_INDEX_HASH, RECORD_INDEX_VERSION, encodeShard, parseManifest, serializeManifest, shardFileName,
+  RECORD_INDEX_HASH, RECORD_INDEX_VERSION, parseManifest, serializeManifest, shardFileName,
   type RecordIndexManifest, type ShardEntries,
 } from '../../index/record-index-format.js';
+import { encodeShard } from '../../index/record-index-shard.js';
 import type { Storage } from '../../storage/storage.js';
 import { formatInstantTime } from '../../timeline/instant-time.js';
 import { systemClock, type Clock } from '../clock.js';
