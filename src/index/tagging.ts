@@ -100,3 +100,19 @@ export async function routeTagged(
 export function untagged(records: readonly HoodieRecord[]): TaggedRecords {
   return { updates: new Map(), inserts: records.filter((r) => !r.isDelete) };
 }
+
+/**
+ * The live file groups an overwrite replaces, per partition (Hudi's partitionToReplaceFileIds): every group of
+ * the table (`table`), or of the named partitions, else of the partitions the records go to. A named partition
+ * without groups is listed empty.
+ */
+export function replacedFileGroups(scope: 'table' | 'partitions', slices: readonly { partitionPath: string; fileId: string }[], records: readonly HoodieRecord[], partitions: readonly string[] | undefined): Map<string, string[]> {
+  const targets = scope === 'table' ? undefined : new Set(partitions ?? records.map((r) => r.partitionPath));
+  const out = new Map<string, string[]>();
+  for (const p of targets ?? []) out.set(p, []);
+  for (const s of slices) {
+    if (targets && !targets.has(s.partitionPath)) continue;
+    out.set(s.partitionPath, [...(out.get(s.partitionPath) ?? []), s.fileId]);
+  }
+  return out;
+}

@@ -118,3 +118,28 @@ describe('a write that did not commit', () => {
     expect(await rowsOf(inner)).toEqual(['a=1']);
   });
 });
+
+describe('a progress callback that throws', () => {
+  test('after the commit it cannot undo the write: the write resolves and its files stay', async () => {
+    const storage = memoryStorage();
+    const t = await createTable(storage, { name: 'pg', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, ...QUIET });
+    const onProgress = (p: { phase: string; done: number; total: number }) => {
+      if (p.phase === 'commit' && p.done === 1) throw new Error('progress bar went away');
+    };
+    const result = await t.upsert([{ id: 'a', part: 'x', ts: 1, v: 1 }], { onProgress });
+    expect(result.stats.inserted).toBe(1);
+    expect(await rowsOf(storage)).toEqual(['a=1']);
+    expect(completed(await openTable(storage))).toEqual([result.instant]);
+  });
+
+  test('before the commit it fails the write, which leaves nothing behind', async () => {
+    const storage = memoryStorage();
+    const t = await createTable(storage, { name: 'pg', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, ...QUIET });
+    const onProgress = (p: { phase: string; done: number }) => {
+      if (p.phase === 'commit' && p.done === 0) throw new LakeletError('ABORTED', 'cancelled by the caller');
+    };
+    await expect(t.upsert([{ id: 'a', part: 'x', ts: 1, v: 1 }], { onProgress })).rejects.toThrow('cancelled by the caller');
+    expect((await storage.list('part=x')).filter((f) => f.path.endsWith('.parquet'))).toEqual([]);
+    expect(await rowsOf(storage)).toEqual([]);
+  });
+});

@@ -17,7 +17,7 @@ import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-pro
 import { heartbeatPath, instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
 import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
-import { pendingCompactionGroups } from '../write/bucket-writer.js';
+import { pendingCompactionGroups } from './pending-compactions.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
 import { mergeBucket } from '../write/merge-handle.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';

@@ -7,6 +7,7 @@ import type { Storage } from '../../storage/storage.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import type { Timeline } from '../../timeline/timeline.js';
 import { isLakeletError } from '../../errors.js';
+import type { TableState } from '../table-state.js';
 
 /** Requested times of every compaction on the timeline (any state), oldest first. */
 export function compactionInstants(timeline: Timeline): string[] {
@@ -29,4 +30,15 @@ export async function compactionPlanGroups(storage: Storage, table: TimelineLoca
     throw err;
   }
   return new Set(parseCompactionPlan(bytes, path).operations.map((op) => fileGroupKey(op.partitionPath, op.fileId)));
+}
+
+/** File groups of pending compaction plans, keyed by `fileGroupKey`, with the compaction instant. */
+export async function pendingCompactionGroups(state: TableState): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const i of state.timeline.pending().filter((x) => x.action === 'compaction')) {
+    const path = instantFilePath(state.config, i.requestedTime, 'compaction', 'REQUESTED');
+    const plan = parseCompactionPlan(await state.storage.read(path), path);
+    for (const op of plan.operations) out.set(fileGroupKey(op.partitionPath, op.fileId), i.requestedTime);
+  }
+  return out;
 }

@@ -6,8 +6,7 @@ import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import type { Bucket } from '../../plan/bucket-assignment.js';
 import type { OrderingKind } from '../../schema/compare.js';
-import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
-import { instantFilePath, markerPath } from '../../layout.js';
+import { markerPath } from '../../layout.js';
 import { mergeBucket } from './merge-handle.js';
 import type { BucketResult } from './write-stat.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
@@ -35,17 +34,6 @@ export interface BucketWriteContext {
   options: ResolvedWriteOptions;
   /** Groups with a pending compaction → its instant. */
   pendingCompactions: ReadonlyMap<string, string>;
-}
-
-/** File groups of pending compaction plans, keyed by `fileGroupKey`, with the compaction instant. */
-export async function pendingCompactionGroups(state: TableState): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const i of state.timeline.pending().filter((x) => x.action === 'compaction')) {
-    const path = instantFilePath(state.config, i.requestedTime, 'compaction', 'REQUESTED');
-    const plan = parseCompactionPlan(await state.storage.read(path), path);
-    for (const op of plan.operations) out.set(fileGroupKey(op.partitionPath, op.fileId), i.requestedTime);
-  }
-  return out;
 }
 
 /**

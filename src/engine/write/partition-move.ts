@@ -3,7 +3,8 @@
 // ordering fields. Stored strictly greater → the record stays (nothing moves); otherwise → the move happens.
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import type { PartitionMoveCandidate, PartitionMoveDecision } from '../../index/tagging.js';
-import { compareValues, type OrderingKind } from '../../schema/compare.js';
+import type { OrderingKind } from '../../schema/compare.js';
+import { newerWins } from '../../merge/ordering.js';
 import { readFileSlice } from '../read/file-slice-reader.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import type { TableState } from '../table-state.js';
@@ -54,19 +55,8 @@ export async function decidePartitionMoves(
     }
     for (const c of list) {
       const row = stored.get(c.record.recordKey);
-      out.set(c.record, row === undefined ? 'insert' : storedWins(merge, row, c.record) ? 'stay' : 'move');
+      out.set(c.record, row === undefined ? 'insert' : !newerWins(merge.orderingKinds, c.record.ordering, merge.orderingFields.map((f) => row[f])) ? 'stay' : 'move');
     }
   }
   return out;
-}
-
-/** Is the stored record's ordering strictly greater than the incoming one's? (incomparable: no) */
-function storedWins(merge: PartitionMoveMerge, stored: Record<string, unknown>, incoming: HoodieRecord): boolean {
-  for (let i = 0; i < merge.orderingFields.length; i++) {
-    const k = merge.orderingKinds[i] ?? { kind: 'string' as const, scale: 0 };
-    const c = compareValues(k.kind, k.scale, incoming.ordering[i], stored[merge.orderingFields[i] as string]);
-    if (c === undefined) return false;
-    if (c !== 0) return c < 0;
-  }
-  return false;
 }

@@ -1,12 +1,23 @@
-// Building a write's records (DESIGN.md §3 step 2): user input (rows, async rows or an Arrow Table)
-// validated against the table schema and keyed by the key generator. Dedupe (step 3) is merge/dedupe.ts.
+// A write's records (DESIGN.md §3 steps 2–3): user input (rows, async rows or an Arrow Table) validated against
+// the write schema and keyed by the key generator, delete records from rows or keys, and the dedupe of step 3
+// (merge/dedupe.ts, on the calling thread's kernels for large batches).
 import { LakeletError } from '../../errors.js';
 import type { ArrowTable } from '../../arrow/arrow.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import { compileRowValidator } from '../../schema/validate.js';
 import type { KeyGenerator } from '../../keygen/key-generator.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import type { TableConfig } from '../../config/table-config.js';
+import { isGlobalIndex } from '../../index/index-type.js';
+import { DEDUPE_KERNEL_MIN_RECORDS, dedupeRecords } from '../../merge/dedupe.js';
+import { orderingSpec } from '../../merge/ordering.js';
+import type { OrderingKind } from '../../schema/compare.js';
+import { mainThreadKernels } from '../kernels.js';
+import type { TableState } from '../table-state.js';
 import { yielder } from '../yield.js';
+import type { WriteOperation } from './operation.js';
+import type { ResolvedWriteOptions } from './write-options.js';
+import { prepareSchema } from './write-schema.js';
 
 /** What writes accept: plain objects (sync or async iterable) or an Arrow Table. */
 export type WriteInput = Iterable<object> | AsyncIterable<object> | ArrowTable;
@@ -81,4 +92,81 @@ export async function buildRecords(rows: readonly Record<string, unknown>[], ctx
     out.push({ recordKey, partitionPath, data, ordering, isDelete: isDelete || data._hoodie_is_deleted === true, index });
   }
   return out;
+}
+
+/** The schema a write's records follow, and what merging them needs. */
+export interface WriteMerge {
+  /** Data fields only. */
+  schema: AvroRecordSchema;
+  /** The table's ordering fields the schema holds, and how each compares. */
+  orderingFields: string[];
+  orderingKinds: OrderingKind[];
+  /** The index looks keys up across partitions. */
+  global: boolean;
+}
+
+/** Step 2's outcome. */
+export interface PreparedRecords {
+  records: HoodieRecord[];
+  merge: WriteMerge;
+  /** Gives hoodie.properties the create schema; call once the write has committed. */
+  schemaChanged: (() => Promise<void>) | undefined;
+}
+
+/** What step 2 reads of the write request. */
+export interface RecordsRequest {
+  operation: WriteOperation;
+  /** DELETE: record keys instead of rows. */
+  keys?: readonly string[];
+  /** Overwrites: the partitions to replace (checked against the table's partitioning). */
+  partitions?: readonly string[];
+}
+
+/**
+ * Step 2: the write schema (current, given or inferred), then every row validated and keyed — or, for
+ * deletes, a delete record per row or key. Everything is checked before anything is written, so bad input
+ * leaves the table untouched (`INVALID_ARGUMENT` naming the row and field).
+ */
+export async function prepareRecords(state: TableState, request: RecordsRequest, rows: readonly Record<string, unknown>[], options: ResolvedWriteOptions): Promise<PreparedRecords> {
+  const isDelete = request.operation === 'DELETE';
+  const { schema, keyGenerator, schemaChanged } = await prepareSchema(state, isDelete ? [] : rows, options);
+  const { orderingFields, orderingKinds } = orderingSpec(state.config.orderingFields, schema);
+  let records: HoodieRecord[];
+  if (isDelete && request.keys) records = request.keys.map((k, index) => deleteByKey(k, index));
+  else if (isDelete) records = rows.map((raw, index) => deleteByRow(raw, index, keyGenerator));
+  else records = await buildRecords(rows, { schema, keyGenerator, orderingFields });
+  for (const p of request.partitions ?? []) checkPartitionPath(state.config, p);
+  return { records, merge: { schema, orderingFields, orderingKinds, global: isGlobalIndex(options.index) }, schemaChanged };
+}
+
+/** Step 3: one record per key (per key alone under a global index), the greatest ordering value kept. */
+export async function dedupeWriteRecords(records: HoodieRecord[], merge: WriteMerge, options: Pick<ResolvedWriteOptions, 'kernels'>): Promise<HoodieRecord[]> {
+  // Kernels are loaded only for a batch large enough to use them.
+  const kernels = records.length >= DEDUPE_KERNEL_MIN_RECORDS ? await mainThreadKernels(options.kernels) : undefined;
+  return dedupeRecords(records, merge.global, merge.orderingKinds, kernels);
+}
+
+function deleteByKey(key: string, index: number): HoodieRecord {
+  if (typeof key !== 'string' || key === '') throw new LakeletError('INVALID_ARGUMENT', `delete: key ${index} is empty or not a string`, { row: index, value: key });
+  return { recordKey: key, partitionPath: '', data: {}, ordering: [], isDelete: true, index };
+}
+
+function deleteByRow(raw: Record<string, unknown>, index: number, keyGenerator: KeyGenerator): HoodieRecord {
+  try {
+    return { recordKey: keyGenerator.recordKey(raw), partitionPath: keyGenerator.partitionPath(raw), data: {}, ordering: [], isDelete: true, index };
+  } catch (err) {
+    if (err instanceof LakeletError) throw new LakeletError(err.code, `row ${index}: ${err.message}`, { ...err.context, row: index }, { cause: err });
+    throw err;
+  }
+}
+
+/** A partition path given by the caller must fit the table's partitioning (`INVALID_ARGUMENT` otherwise). */
+function checkPartitionPath(config: TableConfig, path: string): void {
+  const fields = config.partitionFields;
+  const segments = path === '' ? [] : path.split('/');
+  const ok = segments.length === fields.length && segments.every((seg, i) => seg !== '' && seg !== '.' && seg !== '..' && (!config.hiveStylePartitioning || seg.startsWith(`${fields[i]}=`)));
+  if (!ok) {
+    const shape = fields.length === 0 ? "'' (the table is not partitioned)" : fields.map((f) => (config.hiveStylePartitioning ? `${f}=<value>` : `<${f}>`)).join('/');
+    throw new LakeletError('INVALID_ARGUMENT', `write: partition path ${JSON.stringify(path)} does not fit the table's partitioning ${shape}`, { value: path });
+  }
 }
