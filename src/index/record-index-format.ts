@@ -1,14 +1,34 @@
 // The persistent record-level index's on-disk model (pure): key → shard assignment, the manifest naming the
 // current shard files and the instant they reflect, and merging one commit's key changes into shards (the
-// shard file's bytes are record-index-shard.ts).
+// shard file's bytes are record-index-shard.ts). New indexes hash keys with XXH64 (the `hashKeys64` kernel above
+// a batch size, its JS twin below); an index whose manifest names the older FNV hash keeps it.
 import { corruptFile } from '../errors.js';
+import { encodeKey, packKeys, type Kernels } from '../kernels/kernels.js';
+import { xxHash64Into } from '../kernels/js/xxhash.js';
 
 /** Shards of a new index. */
 export const DEFAULT_SHARD_COUNT = 64;
 /** Version of the manifest and shard formats this code writes and reads. */
 export const RECORD_INDEX_VERSION = 1;
-/** Name of the key hash recorded in the manifest. */
-export const RECORD_INDEX_HASH = 'fnv1a32-utf8-fmix32';
+/** The first key hash: FNV-1a over the key's UTF-8 (lone surrogates as U+FFFD), then fmix32 ({@link hashRecordKey}). */
+export const FNV_SHARD_HASH = 'fnv1a32-utf8-fmix32';
+/**
+ * The key hash of new indexes: XXH64 (seed 0) of the key's UTF-8 bytes as `encodeKey` produces them (an unpaired
+ * surrogate as `?`), its low 32 bits mod the shard count picking the shard.
+ */
+export const XXH64_SHARD_HASH = 'xxh64-utf8';
+/** A key hash a manifest may name. */
+export type RecordIndexHash = typeof FNV_SHARD_HASH | typeof XXH64_SHARD_HASH;
+/** Every key hash this code reads and writes; a manifest naming another is `CORRUPT_FILE` (the index is rebuilt). */
+export const RECORD_INDEX_HASHES: readonly RecordIndexHash[] = [FNV_SHARD_HASH, XXH64_SHARD_HASH];
+/** Name of the key hash recorded in the manifest of a new index. */
+export const RECORD_INDEX_HASH: RecordIndexHash = XXH64_SHARD_HASH;
+/**
+ * Keys from which {@link shardsOf} hashes with the `hashKeys64` kernel rather than the JS twin (XXH64 only).
+ * Measured in Node 20, WASM SIMD build, uuid-like keys (bench/kernels-in-write.mjs): see the constant's value
+ * and the bench's "shard hash" column; below it packing and the call cost more than the kernel saves.
+ */
+export const SHARD_HASH_KERNEL_MIN_KEYS = 2048;
 
 /** Where a key lives: a file group. */
 export interface ShardLocation {
@@ -42,8 +62,8 @@ export interface IndexChanges {
 export interface RecordIndexManifest {
   version: number;
   shardCount: number;
-  /** The key hash (always {@link RECORD_INDEX_HASH}). */
-  hash: string;
+  /** The key hash: {@link RECORD_INDEX_HASH} for a new index, kept as found for an existing one. */
+  hash: RecordIndexHash;
   /**
    * The latest completed write whose changes are in the index (null: built for a table without one).
    * Every completed write up to it is reflected, except those listed in `pending`.
@@ -100,9 +120,42 @@ export function hashRecordKey(key: string): number {
   return h >>> 0;
 }
 
-/** The shard of a record key: `hashRecordKey(key) mod shardCount`. */
-export function shardOf(key: string, shardCount: number): number {
-  return hashRecordKey(key) % shardCount;
+const word = new Uint32Array(2); // one XXH64 result: low 32 bits, high 32 bits
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The shard of a record key under `hash`. */
+export function shardOf(key: string, shardCount: number, hash: RecordIndexHash): number {
+  if (hash === FNV_SHARD_HASH) return hashRecordKey(key) % shardCount;
+  const bytes = encodeKey(key);
+  xxHash64Into(bytes, 0, bytes.length, 0, 0, word, 0);
+  return (word[0] as number) % shardCount;
+}
+
+/**
+ * The shard of every key under `hash` (same answers as {@link shardOf}). XXH64 batches of at least `minKeys`
+ * (default {@link SHARD_HASH_KERNEL_MIN_KEYS}) run on `kernels.hashKeys64` when given, smaller ones on the JS twin.
+ */
+export function shardsOf(keys: readonly string[], shardCount: number, hash: RecordIndexHash, kernels?: Pick<Kernels, 'hashKeys64'>, minKeys = SHARD_HASH_KERNEL_MIN_KEYS): Uint32Array {
+  const out = new Uint32Array(keys.length);
+  if (hash === FNV_SHARD_HASH) {
+    for (let i = 0; i < keys.length; i++) out[i] = hashRecordKey(keys[i] as string) % shardCount;
+    return out;
+  }
+  if (keys.length === 0) return out;
+  const packed = packKeys(keys);
+  if (kernels && keys.length >= minKeys) {
+    const h = kernels.hashKeys64(packed);
+    const words = new Uint32Array(h.buffer, h.byteOffset, h.length * 2);
+    const low = LITTLE_ENDIAN ? 0 : 1;
+    for (let i = 0; i < keys.length; i++) out[i] = (words[2 * i + low] as number) % shardCount;
+    return out;
+  }
+  const { bytes, offsets } = packed;
+  for (let i = 0; i < keys.length; i++) {
+    xxHash64Into(bytes, offsets[i] as number, offsets[i + 1] as number, 0, 0, word, 0);
+    out[i] = (word[0] as number) % shardCount;
+  }
+  return out;
 }
 
 /** File name of a shard written for `instant` (`null` → `init`); `token` keeps retries apart. */
@@ -127,27 +180,38 @@ export function parseManifest(bytes: Uint8Array, path: string): RecordIndexManif
   }
   const o = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
   const { version, shardCount, hash, instant, pending, keyCount, shards } = o;
-  const ok = version === RECORD_INDEX_VERSION && hash === RECORD_INDEX_HASH
+  if (typeof hash === 'string' && !(RECORD_INDEX_HASHES as readonly string[]).includes(hash)) {
+    throw corruptFile(`record index: unknown key hash ${JSON.stringify(hash)} (known: ${RECORD_INDEX_HASHES.join(', ')})`, path);
+  }
+  const ok = version === RECORD_INDEX_VERSION && typeof hash === 'string'
     && typeof shardCount === 'number' && Number.isInteger(shardCount) && shardCount > 0 && shardCount <= 65536
     && (instant === null || typeof instant === 'string')
     && Array.isArray(pending) && pending.every((p) => typeof p === 'string')
     && typeof keyCount === 'number'
     && Array.isArray(shards) && shards.length === shardCount && shards.every((s) => s === null || (typeof s === 'string' && /^[\w.-]+$/.test(s)));
   if (!ok) throw corruptFile('record index: manifest fields are missing or invalid', path);
-  return { version, shardCount, hash, instant, pending: pending as string[], keyCount, shards: shards as (string | null)[] };
+  return { version, shardCount, hash: hash as RecordIndexHash, instant, pending: pending as string[], keyCount, shards: shards as (string | null)[] };
+}
+
+/** How keys are hashed to shards: the manifest's hash, and the kernels for large batches (see {@link shardsOf}). */
+export interface ShardHashing {
+  hash: RecordIndexHash;
+  kernels?: Pick<Kernels, 'hashKeys64'>;
 }
 
 /** Split a commit's changes by shard. */
-export function changesByShard(changes: IndexChanges, shardCount: number): Map<number, IndexChanges> {
+export function changesByShard(changes: IndexChanges, shardCount: number, hashing: ShardHashing): Map<number, IndexChanges> {
   const out = new Map<number, IndexChanges>();
-  const of = (key: string): IndexChanges => {
-    const s = shardOf(key, shardCount);
+  const { removed, added } = changes;
+  const shards = shardsOf([...removed.map((r) => r.key), ...added.map((a) => a.key)], shardCount, hashing.hash, hashing.kernels);
+  const of = (i: number): IndexChanges => {
+    const s = shards[i] as number;
     let c = out.get(s);
     if (!c) out.set(s, (c = { removed: [], added: [] }));
     return c;
   };
-  for (const r of changes.removed) of(r.key).removed.push(r);
-  for (const a of changes.added) of(a.key).added.push(a);
+  for (let i = 0; i < removed.length; i++) of(i).removed.push(removed[i] as KeyLocation);
+  for (let i = 0; i < added.length; i++) of(removed.length + i).added.push(added[i] as KeyLocation);
   return out;
 }
 
@@ -186,10 +250,12 @@ export function dropGroups(entries: ShardEntries, groups: ReadonlySet<string>): 
 }
 
 /** Distribute located keys into `shardCount` fresh shards. */
-export function buildShards(keys: Iterable<KeyLocation>, shardCount: number): ShardEntries[] {
+export function buildShards(keys: readonly KeyLocation[], shardCount: number, hashing: ShardHashing): ShardEntries[] {
   const shards: ShardEntries[] = Array.from({ length: shardCount }, () => new Map());
-  for (const k of keys) {
-    const entries = shards[shardOf(k.key, shardCount)] as ShardEntries;
+  const of = shardsOf(keys.map((k) => k.key), shardCount, hashing.hash, hashing.kernels);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as KeyLocation;
+    const entries = shards[of[i] as number] as ShardEntries;
     const where = entries.get(k.key);
     if (!where) entries.set(k.key, [k.location]);
     else if (!where.some((l) => same(l, k.location))) where.push(k.location);

@@ -1,11 +1,23 @@
-// The record index's pure model: stable key hashing and shard assignment, the manifest format, and merging a
-// commit's changes into shards (the shard file codec: record-index-shard.test.ts).
-import { describe, expect, test } from 'vitest';
+// The record index's pure model: stable key hashing and shard assignment (FNV for old indexes, XXH64 for new
+// ones, the hashKeys64 kernel and the JS twin assigning alike), the manifest format, and merging a commit's
+// changes into shards (the shard file codec: record-index-shard.test.ts).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
-  applyChanges, buildShards, changesByShard, dropGroups, hashRecordKey, parseManifest,
-  RECORD_INDEX_HASH, serializeManifest, shardFileName, shardOf, type RecordIndexManifest, type ShardEntries,
+  applyChanges, buildShards, changesByShard, dropGroups, FNV_SHARD_HASH, hashRecordKey, parseManifest,
+  RECORD_INDEX_HASH, serializeManifest, shardFileName, shardOf, shardsOf, XXH64_SHARD_HASH, type RecordIndexHash, type RecordIndexManifest, type ShardEntries,
 } from '../../src/index/record-index-format.js';
+import type { Kernels } from '../../src/kernels/kernels.js';
+import { jsKernels } from '../../src/kernels/js-kernels.js';
+import { instantiateKernels } from '../../src/kernels/wasm-kernels.js';
 import { Random } from '../helpers/random.js';
+
+const generated = fileURLToPath(new URL('../../src/kernels/generated/', import.meta.url));
+let wasm: Kernels;
+beforeAll(async () => {
+  wasm = await instantiateKernels(readFileSync(`${generated}kernels.wasm`), 'simd');
+});
 
 /** The reference: FNV-1a over TextEncoder's bytes, then fmix32. */
 function referenceHash(key: string): number {
@@ -29,16 +41,64 @@ describe('key hashing and shards', () => {
     for (const k of samples) expect(hashRecordKey(k), JSON.stringify(k)).toBe(referenceHash(k));
   });
 
-  test('the hash is pinned (files written today must be found by tomorrow’s code)', () => {
-    expect(RECORD_INDEX_HASH).toBe('fnv1a32-utf8-fmix32');
+  test('the FNV hash is pinned (files written by older code must be found by today’s)', () => {
+    expect(FNV_SHARD_HASH).toBe('fnv1a32-utf8-fmix32');
     expect([hashRecordKey(''), hashRecordKey('a'), hashRecordKey('uuid-1234')]).toEqual([referenceHash(''), referenceHash('a'), referenceHash('uuid-1234')]);
-    expect(shardOf('a', 64)).toBe(referenceHash('a') % 64);
+    expect(shardOf('a', 64, FNV_SHARD_HASH)).toBe(referenceHash('a') % 64);
+    expect([...shardsOf(['', 'a', 'uuid-1234'], 64, FNV_SHARD_HASH, wasm, 0)]).toEqual(['', 'a', 'uuid-1234'].map((k) => referenceHash(k) % 64));
   });
 
-  test('sequential keys spread evenly over 64 shards', () => {
-    const counts = new Array<number>(64).fill(0);
-    for (let i = 0; i < 64_000; i++) counts[shardOf(`key${i}`, 64)]!++;
-    for (const c of counts) expect(c).toBeGreaterThan(800), expect(c).toBeLessThan(1200);
+  test('new indexes use XXH64, pinned to the reference values (low 32 bits mod the shard count)', () => {
+    expect(RECORD_INDEX_HASH).toBe('xxh64-utf8');
+    expect(RECORD_INDEX_HASH).toBe(XXH64_SHARD_HASH);
+    // XXH64 seed 0 reference values: '' → ef46db3751d8e999, 'a' → d24ec4f1a98c6e5b, 'abc' → 44bc2cf5ad770999.
+    expect(shardOf('', 1 << 30, XXH64_SHARD_HASH)).toBe(0x51d8e999 % (1 << 30));
+    expect(shardOf('a', 1000, XXH64_SHARD_HASH)).toBe(0xa98c6e5b % 1000);
+    expect(shardOf('abc', 64, XXH64_SHARD_HASH)).toBe(0xad770999 % 64);
+    for (const k of [wasm, jsKernels]) expect([...shardsOf(['', 'a', 'abc'], 1000, XXH64_SHARD_HASH, k, 0)]).toEqual([0x51d8e999 % 1000, 0xa98c6e5b % 1000, 0xad770999 % 1000]);
+  });
+
+  test('the kernel and JS paths assign every key alike (random keys, non-ASCII, lone surrogates)', () => {
+    const rnd = new Random(17);
+    const keys = ['', 'a', '\ud800', 'a\udc00b', '?', 'a?b', '\ud83d\ude00', '\ude00\ud83d', '日本語', 'x'.repeat(300)];
+    for (let i = 0; i < 5000; i++) {
+      const kind = rnd.int(3);
+      const len = rnd.int(40);
+      keys.push(kind === 0 ? `uuid-${rnd.int(1e9)}-${i}` : String.fromCharCode(...Array.from({ length: len }, () => (kind === 1 ? 0xd7f0 + rnd.int(0x220) : rnd.int(0x10000)))));
+    }
+    for (const shardCount of [1, 7, 64, 65536]) {
+      const viaWasm = shardsOf(keys, shardCount, XXH64_SHARD_HASH, wasm, 0);
+      const viaTwin = shardsOf(keys, shardCount, XXH64_SHARD_HASH, jsKernels, 0);
+      const viaJs = shardsOf(keys, shardCount, XXH64_SHARD_HASH);
+      expect([...viaWasm]).toEqual([...viaJs]);
+      expect([...viaTwin]).toEqual([...viaJs]);
+      keys.forEach((k, i) => {
+        if (i % 97 === 0) expect(shardOf(k, shardCount, XXH64_SHARD_HASH), JSON.stringify(k)).toBe(viaJs[i]);
+      });
+    }
+    // encodeKey's rule: an unpaired surrogate hashes as '?', on both paths.
+    expect(shardOf('a\ud800b', 1 << 30, XXH64_SHARD_HASH)).toBe(shardOf('a?b', 1 << 30, XXH64_SHARD_HASH));
+    expect(shardsOf(['a\ud800b', 'a?b'], 1 << 30, XXH64_SHARD_HASH, wasm, 0)[0]).toBe(shardOf('a?b', 1 << 30, XXH64_SHARD_HASH));
+  });
+
+  test('the default threshold picks the kernel for large batches only', () => {
+    let calls = 0;
+    const counting = { hashKeys64: (k: Parameters<Kernels['hashKeys64']>[0]) => (calls++, wasm.hashKeys64(k)) };
+    shardsOf(['a', 'b'], 64, XXH64_SHARD_HASH, counting);
+    expect(calls).toBe(0);
+    const big = Array.from({ length: 20_000 }, (_, i) => `key-${i}`);
+    expect([...shardsOf(big, 64, XXH64_SHARD_HASH, counting)]).toEqual([...shardsOf(big, 64, XXH64_SHARD_HASH)]);
+    expect(calls).toBe(1);
+    shardsOf(big, 64, FNV_SHARD_HASH, counting);
+    expect(calls).toBe(1);
+  });
+
+  test('sequential keys spread evenly over 64 shards, under either hash', () => {
+    for (const hash of [FNV_SHARD_HASH, XXH64_SHARD_HASH] as RecordIndexHash[]) {
+      const counts = new Array<number>(64).fill(0);
+      for (let i = 0; i < 64_000; i++) counts[shardOf(`key${i}`, 64, hash)]!++;
+      for (const c of counts) expect(c).toBeGreaterThan(800), expect(c).toBeLessThan(1200);
+    }
   });
 
   test('shard file names carry the shard, the instant and a token', () => {
@@ -60,12 +120,19 @@ describe('manifest', () => {
       new TextEncoder().encode('{'),
       new TextEncoder().encode('null'),
       serializeManifest({ ...m, version: 2 }),
-      serializeManifest({ ...m, hash: 'md5' }),
+      serializeManifest({ ...m, hash: 'md5' as RecordIndexHash }),
+      serializeManifest({ ...m, hash: 7 as unknown as RecordIndexHash }),
       serializeManifest({ ...m, shards: [null] }),
       serializeManifest({ ...m, shards: ['../escape', null, null, null] }),
       serializeManifest({ ...m, shardCount: 0, shards: [] }),
     ];
     for (const bytes of bad) expect(() => parseManifest(bytes, 'm')).toThrow(expect.objectContaining({ code: 'CORRUPT_FILE' }));
+  });
+
+  test('both known hashes parse; an unknown one is CORRUPT_FILE naming it', () => {
+    expect(parseManifest(serializeManifest({ ...m, hash: FNV_SHARD_HASH }), 'm').hash).toBe(FNV_SHARD_HASH);
+    expect(parseManifest(serializeManifest({ ...m, hash: XXH64_SHARD_HASH }), 'm').hash).toBe(XXH64_SHARD_HASH);
+    expect(() => parseManifest(serializeManifest({ ...m, hash: 'murmur3-x' as RecordIndexHash }), 'm')).toThrow(expect.objectContaining({ code: 'CORRUPT_FILE', message: expect.stringContaining('"murmur3-x"') }));
   });
 });
 
@@ -80,15 +147,20 @@ describe('merging changes', () => {
   });
 
   test('changes split by shard, and shards built from located keys agree with applying them', () => {
-    const rnd = new Random(11);
-    const added = Array.from({ length: 2000 }, (_, i) => ({ key: `k${i}`, location: loc(`p${rnd.int(3)}`, `f${rnd.int(5)}`) }));
-    const byShard = changesByShard({ removed: [], added }, 16);
-    const built = buildShards(added, 16);
-    for (let s = 0; s < 16; s++) {
-      const e: ShardEntries = new Map();
-      applyChanges(e, byShard.get(s) ?? { removed: [], added: [] });
-      expect(e).toEqual(built[s]);
-      for (const k of e.keys()) expect(shardOf(k, 16)).toBe(s);
+    for (const [hash, kernels] of [[FNV_SHARD_HASH, undefined], [XXH64_SHARD_HASH, undefined], [XXH64_SHARD_HASH, wasm]] as const) {
+      const rnd = new Random(11);
+      const added = Array.from({ length: 3000 }, (_, i) => ({ key: `k${i}`, location: loc(`p${rnd.int(3)}`, `f${rnd.int(5)}`) }));
+      const removed = Array.from({ length: 500 }, (_, i) => ({ key: `k${i * 3}`, location: loc('p0', 'f0') }));
+      const byShard = changesByShard({ removed, added }, 16, { hash, kernels });
+      const built = buildShards(added, 16, { hash, kernels });
+      expect([...byShard.values()].reduce((n, c) => n + c.removed.length, 0)).toBe(500);
+      for (let s = 0; s < 16; s++) {
+        const e: ShardEntries = new Map();
+        applyChanges(e, { removed: [], added: byShard.get(s)?.added ?? [] });
+        expect(e).toEqual(built[s]);
+        for (const k of e.keys()) expect(shardOf(k, 16, hash)).toBe(s);
+        for (const r of byShard.get(s)?.removed ?? []) expect(shardOf(r.key, 16, hash)).toBe(s);
+      }
     }
   });
 

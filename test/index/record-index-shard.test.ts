@@ -1,7 +1,7 @@
 // The record index's shard file codec: round trips (unicode keys, shared prefixes, several locations), a
 // deterministic encoding, corruption always CORRUPT_FILE with the path, and a million keys.
 import { describe, expect, test } from 'vitest';
-import { buildShards, type ShardEntries } from '../../src/index/record-index-format.js';
+import { buildShards, RECORD_INDEX_HASH, type ShardEntries } from '../../src/index/record-index-format.js';
 import { decodeShard, encodeShard } from '../../src/index/record-index-shard.js';
 import { isLakeletError } from '../../src/index.js';
 
@@ -52,7 +52,7 @@ describe('shard codec', () => {
   test('a million keys encode and decode (compactly)', { timeout: 60_000 }, () => {
     const locs = Array.from({ length: 200 }, (_, i) => loc(`date=2024-01-${String(1 + (i % 28)).padStart(2, '0')}`, `${i.toString(16).padStart(8, '0')}-aaaa-bbbb-cccc-0123456789ab-0`));
     const located = Array.from({ length: 1_000_000 }, (_, i) => ({ key: `user-${String(i).padStart(9, '0')}`, location: locs[i % locs.length]! }));
-    const shards = buildShards(located, 64);
+    const shards = buildShards(located, 64, { hash: RECORD_INDEX_HASH });
     expect(shards.reduce((a, s) => a + s.size, 0)).toBe(1_000_000);
     let bytes = 0;
     let decoded = 0;

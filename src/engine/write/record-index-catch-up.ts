@@ -6,9 +6,9 @@ import { fileGroupKey } from '../../file-group/file-slice.js';
 import { orderingSpec } from '../../merge/ordering.js';
 import { RECORD_INDEX_DIR, recordIndexFilePath } from '../../layout.js';
 import {
-  DEFAULT_SHARD_COUNT,
+  DEFAULT_SHARD_COUNT, RECORD_INDEX_HASH, SHARD_HASH_KERNEL_MIN_KEYS,
   applyChanges, buildShards, changesByShard, dropGroups,
-  type KeyLocation, type RecordIndexManifest, type ShardEntries,
+  type KeyLocation, type RecordIndexHash, type RecordIndexManifest, type ShardEntries, type ShardHashing,
 } from '../../index/record-index-format.js';
 import { decodeShard } from '../../index/record-index-shard.js';
 import type { Storage } from '../../storage/storage.js';
@@ -17,6 +17,7 @@ import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../../timeline
 import { parseRestoreMetadata } from '../../timeline/restore-metadata.js';
 import { parseRollbackMetadata } from '../../timeline/rollback-metadata.js';
 import type { Clock } from '../clock.js';
+import { mainThreadKernels, type KernelsChoice } from '../kernels.js';
 import { readRecordIndexManifest, writeIndex } from './record-index-write.js';
 import { sliceKeyReaderFor, type SliceKeyReader } from './tag.js';
 import type { TableState } from '../table-state.js';
@@ -29,6 +30,13 @@ export interface RecordIndexOptions {
   clock?: Clock;
   /** The write's heartbeat timeout, for breaking a commit lock a crashed holder left (default 60 s). */
   heartbeatTimeoutMs?: number;
+  /** Kernels of the key hash for large batches (default `'auto'`; pass the write's choice). */
+  kernels?: KernelsChoice;
+}
+
+/** How `count` keys are hashed under `hash`: with the calling thread's kernels when the batch is large enough. */
+export async function shardHashing(hash: RecordIndexHash, count: number, options: RecordIndexOptions): Promise<ShardHashing> {
+  return count >= SHARD_HASH_KERNEL_MIN_KEYS ? { hash, kernels: await mainThreadKernels(options.kernels) } : { hash };
 }
 
 /** An index known to reflect a table state: its manifest and the shards decoded so far (by file name). */
@@ -138,7 +146,10 @@ export function pendingBefore(state: TableState, instant: string | null): string
   return state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action) && compareInstantTimes(i.requestedTime, instant) < 0).map((i) => i.requestedTime);
 }
 
-/** Build the whole index from the keys of every latest slice. */
+/**
+ * Build the whole index from the keys of every latest slice, keeping the previous manifest's key hash (an index
+ * is never re-hashed behind its readers' backs; a new one gets {@link RECORD_INDEX_HASH}).
+ */
 export async function rebuild(state: TableState, previous: RecordIndexManifest | undefined, latest: string | null, options: RecordIndexOptions): Promise<RecordIndexSnapshot> {
   const shardCount = options.shardCount ?? DEFAULT_SHARD_COUNT;
   const readKeys = await sliceKeyReader(state);
@@ -147,11 +158,12 @@ export async function rebuild(state: TableState, previous: RecordIndexManifest |
     const location = { partitionPath: slice.partitionPath, fileId: slice.fileId };
     for (const key of await readKeys(slice)) located.push({ key, location });
   }
-  const shards = buildShards(located, shardCount);
+  const hash = previous?.hash ?? RECORD_INDEX_HASH;
+  const shards = buildShards(located, shardCount, await shardHashing(hash, located.length, options));
   const cache = new Map<string, ShardEntries>();
   const changed = new Map(shards.map((s, i) => [i, s] as const));
   const keyCount = shards.reduce((a, s) => a + s.size, 0);
-  const { manifest } = await writeIndex(state.storage, previous, { shardCount, instant: latest, pending: pendingBefore(state, latest) }, Array.from({ length: shardCount }, () => null), changed, keyCount, cache, options);
+  const { manifest } = await writeIndex(state.storage, previous, { shardCount, hash, instant: latest, pending: pendingBefore(state, latest) }, Array.from({ length: shardCount }, () => null), changed, keyCount, cache, options);
   return { manifest, source: 'rebuilt', cache };
 }
 
@@ -172,7 +184,7 @@ async function replay(state: TableState, manifest: RecordIndexManifest, plan: Ex
     const location = { partitionPath: slice.partitionPath, fileId: slice.fileId };
     for (const key of await readKeys(slice)) added.push({ key, location });
   }
-  const byShard = changesByShard({ removed: [], added }, manifest.shardCount);
+  const byShard = changesByShard({ removed: [], added }, manifest.shardCount, await shardHashing(manifest.hash, added.length, lock));
   const changed = new Map<number, ShardEntries>();
   let keyCount = 0;
   for (let i = 0; i < manifest.shardCount; i++) {
@@ -184,7 +196,7 @@ async function replay(state: TableState, manifest: RecordIndexManifest, plan: Ex
     if (dropped || add) changed.set(i, entries);
     keyCount += entries.size;
   }
-  const { manifest: next } = await writeIndex(state.storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(state, plan.latest) }, manifest.shards, changed, keyCount, cache, lock);
+  const { manifest: next } = await writeIndex(state.storage, manifest, { shardCount: manifest.shardCount, hash: manifest.hash, instant: plan.latest, pending: pendingBefore(state, plan.latest) }, manifest.shards, changed, keyCount, cache, lock);
   return { manifest: next, source: 'replayed', cache };
 }
 

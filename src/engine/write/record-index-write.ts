@@ -3,7 +3,7 @@
 import { isLakeletError } from '../../errors.js';
 import { baseName, RECORD_INDEX_DIR, RECORD_INDEX_MANIFEST, recordIndexFilePath } from '../../layout.js';
 import {
-  RECORD_INDEX_HASH, RECORD_INDEX_VERSION, parseManifest, serializeManifest, shardFileName,
+  RECORD_INDEX_VERSION, parseManifest, serializeManifest, shardFileName,
   type RecordIndexManifest, type ShardEntries,
 } from '../../index/record-index-format.js';
 import { encodeShard } from '../../index/record-index-shard.js';
@@ -21,7 +21,10 @@ export interface IndexLockOptions {
   heartbeatTimeoutMs?: number;
 }
 
-/** Read the manifest; undefined when it is missing or unreadable (the index is then rebuilt). */
+/**
+ * Read the manifest; undefined when it is missing or unreadable (the index is then rebuilt), which includes a
+ * manifest naming a key hash this code does not know (parseManifest's `CORRUPT_FILE` names it).
+ */
 export async function readRecordIndexManifest(storage: Storage): Promise<RecordIndexManifest | undefined> {
   try {
     return parseManifest(await storage.read(RECORD_INDEX_MANIFEST), RECORD_INDEX_MANIFEST);
@@ -60,7 +63,7 @@ export interface WrittenIndex {
 export async function writeIndex(
   storage: Storage,
   previous: RecordIndexManifest | undefined,
-  next: Omit<RecordIndexManifest, 'shards' | 'keyCount' | 'version' | 'hash'>,
+  next: Omit<RecordIndexManifest, 'shards' | 'keyCount' | 'version'>,
   baseShards: (string | null)[],
   changed: Map<number, ShardEntries>,
   keyCount: number,
@@ -84,7 +87,7 @@ export async function writeIndex(
     shards[i] = name;
     cache.set(name, entries);
   }
-  const manifest: RecordIndexManifest = { version: RECORD_INDEX_VERSION, shardCount: next.shardCount, hash: RECORD_INDEX_HASH, instant: next.instant, pending: next.pending, keyCount, shards };
+  const manifest: RecordIndexManifest = { version: RECORD_INDEX_VERSION, shardCount: next.shardCount, hash: next.hash, instant: next.instant, pending: next.pending, keyCount, shards };
   // The lock's owner is named by the current time as an instant (no heartbeat: its own time vouches for it).
   const owner = formatInstantTime(new Date(clock.now()));
   // No waiting for the lock: a holder is committing (or crashed holding it) and the next write's catch-up

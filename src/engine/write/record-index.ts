@@ -4,14 +4,14 @@
 // Every manifest change runs under the commit lock, so two concurrent updates never delete each other's shards.
 import { isLakeletError } from '../../errors.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
-import { applyChanges, changesByShard, shardOf, type IndexChanges, type RecordIndexManifest, type ShardEntries } from '../../index/record-index-format.js';
+import { applyChanges, changesByShard, shardsOf, type IndexChanges, type RecordIndexManifest, type ShardEntries } from '../../index/record-index-format.js';
 import type { RecordLocation } from '../../index/index-type.js';
 import type { Storage } from '../../storage/storage.js';
 import { loadTableState } from '../context.js';
 import type { TableState } from '../table-state.js';
 import {
   bringCurrent, cachedSnapshot, catchUpPlan, ensureCurrent, isShardDamage, pendingBefore, readShard, rebuild, rememberSnapshot,
-  type RecordIndexOptions,
+  shardHashing, type RecordIndexOptions,
 } from './record-index-catch-up.js';
 import { readRecordIndexManifest, writeIndex } from './record-index-write.js';
 import type { LocatedKey } from '../../index/tagging.js';
@@ -46,9 +46,13 @@ export async function lookupLocations(state: TableState, keys: Iterable<string>,
     let damaged = false;
     try {
       const byShard = new Map<number, string[]>();
-      for (const k of wanted) {
-        const s = shardOf(k, snapshot.manifest.shardCount);
-        byShard.set(s, [...(byShard.get(s) ?? []), k]);
+      const { hash, kernels } = await shardHashing(snapshot.manifest.hash, wanted.length, options);
+      const shards = shardsOf(wanted, snapshot.manifest.shardCount, hash, kernels);
+      for (let i = 0; i < wanted.length; i++) {
+        const s = shards[i] as number;
+        let ks = byShard.get(s);
+        if (!ks) byShard.set(s, (ks = []));
+        ks.push(wanted[i] as string);
       }
       for (const [s, ks] of byShard) {
         const entries = await readShard(state.storage, snapshot.manifest, s, snapshot.cache);
@@ -116,7 +120,8 @@ export async function update(state: TableState, instant: string, changes: IndexC
     let keyCount = manifest.keyCount;
     let damaged = false;
     try {
-      for (const [s, c] of changesByShard(changes, manifest.shardCount)) {
+      const hashing = await shardHashing(manifest.hash, changes.removed.length + changes.added.length, options);
+      for (const [s, c] of changesByShard(changes, manifest.shardCount, hashing)) {
         const entries = new Map(await readShard(storage, manifest, s, cache));
         const before = entries.size;
         applyChanges(entries, c);
@@ -128,7 +133,7 @@ export async function update(state: TableState, instant: string, changes: IndexC
       damaged = true; // a shard file gone or corrupt: rebuilt below, rather than failing every later write
     }
     if (!damaged) {
-      const written = await writeIndex(storage, manifest, { shardCount: manifest.shardCount, instant: plan.latest, pending: pendingBefore(fresh, plan.latest) }, manifest.shards, changed, keyCount, cache, options);
+      const written = await writeIndex(storage, manifest, { shardCount: manifest.shardCount, hash: manifest.hash, instant: plan.latest, pending: pendingBefore(fresh, plan.latest) }, manifest.shards, changed, keyCount, cache, options);
       return { mode: written.persisted ? 'incremental' : 'superseded', shardsWritten: written.persisted ? changed.size : 0 };
     }
     const snapshot = await rebuild(fresh, manifest, plan.latest, { ...options, shardCount: options.shardCount ?? manifest.shardCount });
@@ -177,7 +182,7 @@ export async function recordIndexChanges(commit: CommittedWrite, readKeys: Slice
 export const recordLevelIndex: Index = {
   type: 'RECORD_INDEX',
   tag: (input) => {
-    const lock = { clock: input.options.clock, heartbeatTimeoutMs: input.options.heartbeatTimeoutMs };
+    const lock = { clock: input.options.clock, heartbeatTimeoutMs: input.options.heartbeatTimeoutMs, kernels: input.options.kernels };
     return tagWith(input, true, {
       locate: (records) => lookup(input.state, records.map((r) => r.recordKey), lock),
       locateEverywhere: async (keys) => {
@@ -190,7 +195,7 @@ export const recordLevelIndex: Index = {
   update: async (commit) => {
     const { state, options, merge } = commit;
     const readKeys = sliceKeyReaderFor(state, merge.orderingFields, merge.orderingKinds);
-    const warning = await runPostCommit('record-index', async () => update(state, commit.instantTime, await recordIndexChanges(commit, readKeys), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs }));
+    const warning = await runPostCommit('record-index', async () => update(state, commit.instantTime, await recordIndexChanges(commit, readKeys), { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs, kernels: options.kernels }));
     return warning ? [warning] : [];
   },
 };
