@@ -1,6 +1,7 @@
 // lakelet's public API (browser, edge and Node): open or create Hudi tables in any Storage, read and write them,
 // run their services. Values here, every public type in types.ts; anything else is internal.
-export { Table, openTable, createTable } from './table/table.js';
+export { Table } from './table/table.js';
+export { openTable, createTable } from './table/open.js';
 export { findTableRoot, tableStorage } from './table/root.js';
 export { memoryStorage } from './storage/memory.js';
 export { zipStorage } from './storage/zip.js';

@@ -12,8 +12,8 @@ import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
 
-/** Options of `createTable`. Write options given here become the table's defaults for every write. */
-export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'> {
+/** What defines a new table (everything of `createTable`'s options that is not a write option). */
+export interface TableDefinition {
   /** `hoodie.table.name`. */
   name: string;
   /** `hoodie.database.name` (default `default`, as Spark). */
@@ -40,6 +40,22 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
   schema?: unknown;
   /** Default: event-time ordering with an ordering field, commit-time ordering without. */
   recordMergeMode?: RecordMergeMode;
+}
+
+/** Options of `createTable`. Write options given here become the table's defaults for every write. */
+export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'>, TableDefinition {}
+
+/** Every key of {@link TableDefinition}: the compiler fails here when a table option is added without it. */
+const TABLE_DEFINITION_KEYS = {
+  name: true, databaseName: true, type: true, recordKey: true, orderingField: true, partitionBy: true, hiveStylePartitioning: true,
+  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true,
+} satisfies Record<keyof TableDefinition, true>;
+
+/** The write defaults among `createTable`'s options: everything that does not define the table. */
+export function writeDefaultsOf(options: CreateTableOptions): WriteOptions {
+  const defaults: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (!(key in TABLE_DEFINITION_KEYS)) defaults[key] = value;
+  return defaults as WriteOptions;
 }
 
 /**

@@ -1,19 +1,16 @@
 // The Table facade users see: open a Hudi table in any Storage and query it (snapshot, time travel,
 // read-optimized, incremental) as an Apache Arrow Table or a stream of plain row objects.
-import { parseTableConfig, type TableConfig } from '../config/table-config.js';
+import type { TableConfig } from '../config/table-config.js';
 import type { FileSlice } from '../file-group/file-slice.js';
 import type { ArrowSchema, ArrowTable } from '../arrow/arrow.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
-import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions, type ResolvedRead } from '../engine/read/query.js';
-import type { ReadWarning } from '../engine/read/file-slice-reader.js';
+import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions } from '../engine/read/query.js';
 import { TableState } from '../engine/table-state.js';
-import { PROPERTIES_PATH } from '../layout.js';
 import { Timeline } from '../timeline/timeline.js';
 import type { Storage } from '../storage/storage.js';
 import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { LakeletError } from '../errors.js';
-import { createTableFiles, type CreateTableOptions } from '../engine/create-table.js';
 import { InMemoryIndex } from '../engine/write/in-memory-index.js';
 import { rollbackLatestWrite } from '../engine/services/rollback-latest.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
@@ -31,12 +28,13 @@ import { finishPendingRestores, restore, type RestoreResult } from '../engine/se
 import type { WriteInput } from '../engine/write/records.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
+import { collectArrow, resolveRowsRead } from './reads.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
 
 /**
- * An open Hudi table. Create it with {@link openTable}. The table reflects the timeline as it was when
+ * An open Hudi table: `openTable` (table/open.ts) opens one, `createTable` makes one. The table reflects the timeline as it was when
  * opened; call {@link Table.refresh} to see later commits.
  */
 export class Table {
@@ -133,12 +131,12 @@ export class Table {
 
   /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
   async query(options: QueryOptions = {}): Promise<ArrowTable> {
-    return this.collect(await resolveQuery(this.state, options), options.onWarning);
+    return collectArrow(this.state, await resolveQuery(this.state, options), options.onWarning);
   }
 
   /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
   async incremental(options: IncrementalOptions): Promise<ArrowTable> {
-    return this.collect(await resolveIncremental(this.state, options), options.onWarning);
+    return collectArrow(this.state, await resolveIncremental(this.state, options), options.onWarning);
   }
 
   /**
@@ -147,10 +145,7 @@ export class Table {
    * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
    */
   async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    const read = options.from !== undefined
-      ? await resolveIncremental(this.state, { ...options, from: options.from })
-      : await resolveQuery(this.state, options);
-    yield* executeRead(this.state, read, options.onWarning);
+    yield* executeRead(this.state, await resolveRowsRead(this.state, options), options.onWarning);
   }
 
   /** Insert new records and update existing ones (by record key), keeping the greatest ordering value. */
@@ -304,32 +299,4 @@ export class Table {
     }
   }
 
-  private async collect(read: ResolvedRead, onWarning?: (w: ReadWarning) => void): Promise<ArrowTable> {
-    const warnings: ReadWarning[] = [];
-    const rows: Record<string, unknown>[] = [];
-    for await (const row of executeRead(this.state, read, (w) => {
-      warnings.push(w);
-      onWarning?.(w);
-    })) rows.push(row);
-    const { arrowSchema, rowsToArrow } = await loadArrow();
-    const table = rowsToArrow(rows, arrowSchema(read.schema, read.columns));
-    if (warnings.length > 0) table.schema.metadata.set('lakelet.warnings', JSON.stringify(warnings));
-    return table;
-  }
-}
-
-/** Open the Hudi table at the root of `storage`. */
-export function openTable(storage: Storage): Promise<Table> {
-  return Table.open(storage);
-}
-
-/**
- * Create a Hudi table (table version 6) in an empty `storage` and open it. Write options in `options`
- * (index, file sizing, codec, …) become the defaults of every write through the returned object.
- */
-export async function createTable(storage: Storage, options: CreateTableOptions): Promise<Table> {
-  const text = await createTableFiles(storage, options);
-  const { name: _n, databaseName: _d, type: _t, recordKey: _r, orderingField: _o, partitionBy: _p, hiveStylePartitioning: _h, urlEncodePartitioning: _u, keyGenerator: _k, schema: _s, recordMergeMode: _m, ...writeDefaults } = options;
-  // Built from what was written, without reading it back: once hoodie.properties exists the table does.
-  return Table.created(storage, parseTableConfig(text, PROPERTIES_PATH), writeDefaults);
 }

@@ -118,3 +118,15 @@ describe('a table created without a schema: the first write that fails changes n
     expect(await collect((await openTable(storage)).rows({ columns: ['id'] }))).toEqual([{ id: 2n }]);
   });
 });
+
+describe('createTable options', () => {
+  test('table-defining options never become write defaults; write options do', async () => {
+    const { writeDefaultsOf } = await import('../../src/engine/create-table.js');
+    const defaults = writeDefaultsOf({
+      name: 't', databaseName: 'db', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], hiveStylePartitioning: false,
+      urlEncodePartitioning: true, keyGenerator: 'COMPLEX', schema: { type: 'record', name: 'r', fields: [] }, recordMergeMode: 'COMMIT_TIME_ORDERING',
+      index: 'SIMPLE', codec: 'SNAPPY', workers: 0,
+    });
+    expect(defaults).toEqual({ index: 'SIMPLE', codec: 'SNAPPY', workers: 0 });
+  });
+});

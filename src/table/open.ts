@@ -1,0 +1,22 @@
+// Opening and creating tables: `openTable` reads a table at the root of a store; `createTable` writes a new
+// v6 table's hoodie.properties and opens it with the write options it was given as the defaults of its writes.
+import { parseTableConfig } from '../config/table-config.js';
+import { createTableFiles, writeDefaultsOf, type CreateTableOptions } from '../engine/create-table.js';
+import { PROPERTIES_PATH } from '../layout.js';
+import type { Storage } from '../storage/storage.js';
+import { Table } from './table.js';
+
+/** Open the Hudi table at the root of `storage`. */
+export function openTable(storage: Storage): Promise<Table> {
+  return Table.open(storage);
+}
+
+/**
+ * Create a Hudi table (table version 6) in an empty `storage` and open it. Write options in `options`
+ * (index, file sizing, codec, …) become the defaults of every write through the returned object.
+ */
+export async function createTable(storage: Storage, options: CreateTableOptions): Promise<Table> {
+  const text = await createTableFiles(storage, options);
+  // Built from what was written, without reading it back: once hoodie.properties exists the table does.
+  return Table.created(storage, parseTableConfig(text, PROPERTIES_PATH), writeDefaultsOf(options));
+}
