@@ -21,9 +21,8 @@ export function exposeWorkerApi(endpoint?: Endpoint): void {
     },
     kernelsInfo: async () => (await api()).kernelsInfo(),
     tagFile: async (r) => send(await (await api()).tagFile(r)),
-    encodeBaseFile: async (r) => send(await (await api()).encodeBaseFile(r)),
     mergeFileGroup: async (r) => send(await (await api()).mergeFileGroup(r)),
-    decodeParquet: async (r) => (await api()).decodeParquet(r),
+    compactFileSlice: async (r) => send(await (await api()).compactFileSlice(r)),
   };
   expose(served, endpoint);
 }

@@ -1,8 +1,10 @@
 // The one typed `WorkerApi` between the main thread and lakelet's workers: plain data and transferred
 // ArrayBuffers only, no class instances. The main thread does storage I/O; workers decode, merge, encode and probe.
-import type { AvroRecordSchema } from '../format/avro/schema.js';
+import type { LogScanWarning } from '../file-group/log-scanner.js';
 import type { KernelsKind } from '../kernels/kernels.js';
-import type { MergedFileGroup, MergeFileGroupSpec, WireWriterOptions } from '../merge/cow-merge.js';
+import type { MergedFileGroup, MergeFileGroupSpec } from '../merge/cow-merge.js';
+import type { RecordMergerOptions } from '../merge/record-merger.js';
+import type { WireLogVisibility } from '../merge/slice-merge.js';
 
 /**
  * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),
@@ -51,20 +53,6 @@ export interface TagFileResult {
   kernels: KernelsKind;
 }
 
-/** Encode rows (meta columns included) into one parquet base file. */
-export interface EncodeBaseFileRequest {
-  schema: AvroRecordSchema;
-  rows: Record<string, unknown>[];
-  writer: WireWriterOptions;
-}
-
-/** An encoded base file. */
-export interface EncodeBaseFileResult {
-  /** The file's bytes (transferred). */
-  bytes: ArrayBuffer;
-  rowCount: number;
-}
-
 /** Merge one file group: the old base file's bytes (transferred) when there is one. */
 export interface MergeFileGroupRequest extends MergeFileGroupSpec {
   base?: ArrayBuffer;
@@ -73,23 +61,20 @@ export interface MergeFileGroupRequest extends MergeFileGroupSpec {
 /** The new base file of a merged file group, as it crosses back: its bytes as a transferred ArrayBuffer. */
 export type MergeFileGroupResult = Omit<MergedFileGroup, 'bytes'> & { bytes: ArrayBuffer };
 
-/** Decode (part of) a parquet file to rows in lakelet's value model. */
-export interface DecodeParquetRequest {
-  path: string;
-  /** The file's bytes (transferred). */
-  file: ArrayBuffer;
-  columns?: string[];
-  rowStart?: number;
-  rowEnd?: number;
+/**
+ * Compact one file slice: the base file's bytes (transferred; none for a log-only slice), its log files' bytes
+ * in log order (transferred) and which writes count, as plain data. The worker merges the slice and encodes
+ * the merged rows as the new base file `fileName` (`updates`/`inserts` are empty).
+ */
+export interface CompactFileSliceRequest extends MergeFileGroupSpec {
+  base?: ArrayBuffer;
+  logs: { path: string; bytes: ArrayBuffer }[];
+  visibility: WireLogVisibility;
+  merge: RecordMergerOptions;
 }
 
-/** Decoded rows and the footer facts callers need. */
-export interface DecodeParquetResult {
-  rows: Record<string, unknown>[];
-  columns: string[];
-  keyValues: Record<string, string>;
-  rowGroupRows: number[];
-}
+/** A compacted slice's new base file (bytes transferred) and the corrupt log blocks its merge skipped. */
+export type CompactFileSliceResult = MergeFileGroupResult & { warnings: LogScanWarning[] };
 
 /**
  * The worker interface. Every method takes and returns structured-clone-friendly data; the pool transfers
@@ -102,12 +87,10 @@ export interface WorkerApi {
   kernelsInfo(): Promise<WorkerKernelsInfo>;
   /** Key-range + bloom pruning (WASM bloom probe) and the exact key check for one base file. */
   tagFile(request: TagFileRequest): Promise<TagFileResult>;
-  /** Encode rows into a parquet base file (bloom filter and Hudi footer keys included). */
-  encodeBaseFile(request: EncodeBaseFileRequest): Promise<EncodeBaseFileResult>;
   /** Copy-on-write merge of one file group: decode old base file, merge, encode the new one. */
   mergeFileGroup(request: MergeFileGroupRequest): Promise<MergeFileGroupResult>;
-  /** Decode rows of a parquet file. */
-  decodeParquet(request: DecodeParquetRequest): Promise<DecodeParquetResult>;
+  /** Compaction of one file slice: merge base file and logs, encode the new base file. */
+  compactFileSlice(request: CompactFileSliceRequest): Promise<CompactFileSliceResult>;
 }
 
 /** Names of the task methods a pool runs. */

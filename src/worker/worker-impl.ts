@@ -1,17 +1,15 @@
 // The WorkerApi implementation: what runs inside each worker (and inline when the pool has size 0).
 // Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
-import { corruptFile } from '../errors.js';
 import { readHudiFooter } from '../format/parquet/hudi-footer.js';
 import { bloomCandidates } from '../index/bloom-index.js';
-import { writeBaseFile } from '../format/parquet/write.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet/read.js';
 import { mergeFileGroupRows } from '../merge/cow-merge.js';
+import { compactSlice } from '../merge/slice-merge.js';
 import type { Kernels } from '../kernels/kernels.js';
 import { microsFromWire } from '../schema/timestamp-micros.js';
 import {
   ownBuffer,
-  type DecodeParquetRequest, type DecodeParquetResult, type EncodeBaseFileRequest, type EncodeBaseFileResult,
-  type MergeFileGroupRequest, type MergeFileGroupResult, type TagFileRequest, type TagFileResult,
+  type CompactFileSliceRequest, type CompactFileSliceResult, type MergeFileGroupRequest, type MergeFileGroupResult, type TagFileRequest, type TagFileResult,
   type WorkerApi, type WorkerConfig, type WorkerKernels, type WorkerKernelsInfo,
 } from './worker-api.js';
 
@@ -71,27 +69,17 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       return { matched: Uint32Array.from(matched).buffer, candidates: candidates.length, kernels: kind };
     },
 
-    async encodeBaseFile(req: EncodeBaseFileRequest): Promise<EncodeBaseFileResult> {
-      const bytes = writeBaseFile(req.rows, { ...req.writer, schema: req.schema });
-      return { bytes: ownBuffer(bytes), rowCount: req.rows.length };
-    },
-
     async mergeFileGroup(req: MergeFileGroupRequest): Promise<MergeFileGroupResult> {
       const { base, ...spec } = req;
       const merged = await mergeFileGroupRows(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined);
       return { ...merged, bytes: ownBuffer(merged.bytes) };
     },
 
-    async decodeParquet(req: DecodeParquetRequest): Promise<DecodeParquetResult> {
-      if (!(req.file instanceof ArrayBuffer)) throw corruptFile('parquet: no file bytes were given', req.path);
-      const file = bufferFromBytes(new Uint8Array(req.file));
-      const footer = await readParquetFooter(file, req.path);
-      const rows = await readParquetRows(file, footer, req.path, {
-        columns: req.columns,
-        ...(req.rowStart === undefined ? {} : { rowStart: req.rowStart }),
-        ...(req.rowEnd === undefined ? {} : { rowEnd: req.rowEnd }),
-      });
-      return { rows, columns: footer.columns, keyValues: footer.keyValues, rowGroupRows: footer.rowGroupRows };
+    async compactFileSlice(req: CompactFileSliceRequest): Promise<CompactFileSliceResult> {
+      const { base, logs, visibility, merge, ...spec } = req;
+      const files = logs.map((l) => ({ path: l.path, bytes: new Uint8Array(l.bytes) }));
+      const compacted = await compactSlice(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined, files, visibility, merge);
+      return { ...compacted, bytes: ownBuffer(compacted.bytes) };
     },
   };
 }

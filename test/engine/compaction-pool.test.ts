@@ -1,27 +1,30 @@
-// Compaction through the worker pool: with a pool, each planned slice's new base file is a mergeFileGroup task
-// on it (the merge handle's path), and the table reads the same and holds the same bytes as after an inline run.
+// Compaction through the worker pool: with a pool, each planned slice is merged and encoded by a compactFileSlice
+// task on it (it gets the base and log bytes, not merged rows), and the table reads the same and holds the same
+// bytes as after an inline run.
 import { describe, expect, test } from 'vitest';
 import { engineContext } from '../../src/engine/context.js';
 import { runCompaction, scheduleCompaction, type CompactionRunOptions } from '../../src/engine/services/compaction.js';
 import { createTable, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
-import type { WorkerApi, WorkerMethod } from '../../src/worker/worker-api.js';
+import type { CompactFileSliceRequest, WorkerApi, WorkerMethod } from '../../src/worker/worker-api.js';
 import { createWorkerApi } from '../../src/worker/worker-impl.js';
 
 /** A pool of size 2 that runs every task on one in-process WorkerApi, structured-cloning requests as a worker would. */
-function countingPool(): { pool: WorkerPool; tasks: WorkerMethod[] } {
+function countingPool(): { pool: WorkerPool; tasks: WorkerMethod[]; requests: unknown[] } {
   const api = createWorkerApi({ kernels: 'js' });
   const tasks: WorkerMethod[] = [];
+  const requests: unknown[] = [];
   const pool: WorkerPool = {
     size: 2,
     async run(method, request) {
       tasks.push(method);
+      requests.push(request);
       const call = api[method] as (r: unknown) => ReturnType<WorkerApi[typeof method]>;
       return call(structuredClone(request)) as never;
     },
     async close() {},
   };
-  return { pool, tasks };
+  return { pool, tasks, requests };
 }
 
 async function copyOf(storage: Storage): Promise<Storage> {
@@ -38,7 +41,7 @@ async function contents(storage: Storage): Promise<string[]> {
 }
 
 describe('compaction with a worker pool', () => {
-  test('runs one mergeFileGroup task per planned slice; the table reads and stores the same as inline', async () => {
+  test('runs one compactFileSlice task per planned slice, given the base and log bytes; the table reads and stores the same as inline', async () => {
     const storage = memoryStorage();
     const table = await createTable(storage, { name: 'm', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], bloomFilter: { numEntries: 100 } });
     const at = (us: bigint) => new Date(Number(us / 1000n));
@@ -52,10 +55,19 @@ describe('compaction with a worker pool', () => {
     const inlineStorage = await copyOf(storage);
     const run: CompactionRunOptions = { codec: 'UNCOMPRESSED', rowGroupRows: 2, bloomFilter: { numEntries: 100 } };
 
-    const { pool, tasks } = countingPool();
+    const { pool, tasks, requests } = countingPool();
+    const logBytes = new Map<string, number>();
+    for (const f of await storage.list('', { recursive: true })) if (f.path.includes('.log.')) logBytes.set(f.path, f.size);
     const pooled = await runCompaction(engineContext(storage), instant as string, { ...run, pool });
     expect(pooled.fileGroups).toBe(2);
-    expect(tasks).toEqual(['mergeFileGroup', 'mergeFileGroup']);
+    expect(tasks).toEqual(['compactFileSlice', 'compactFileSlice']);
+    // The merge runs in the worker: it gets every log's bytes (and the base file's), never merged rows.
+    const sent = requests as CompactFileSliceRequest[];
+    expect(sent.map((r) => r.mergedRows)).toEqual([undefined, undefined]);
+    const seen = sent.flatMap((r) => r.logs.map((l) => [l.path, l.bytes.byteLength] as const));
+    expect(new Map(seen)).toEqual(logBytes);
+    expect(seen.length).toBe(pooled.logFilesCompacted);
+    expect(sent.filter((r) => r.base && r.base.byteLength > 0)).toHaveLength(2);
     expect(await contents(storage)).toEqual(before);
 
     const inline = await runCompaction(engineContext(inlineStorage), instant as string, run);

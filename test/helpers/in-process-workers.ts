@@ -67,9 +67,8 @@ export function inProcessWorkers(kernels: WorkerKernels): InProcessWorkers {
           if (r.useBloom) log.bloomProbes[result.kernels]++;
           return result;
         },
-        encodeBaseFile: async (r) => (await report(), api.encodeBaseFile(r)),
         mergeFileGroup: async (r) => (await report(), api.mergeFileGroup(r)),
-        decodeParquet: async (r) => (await report(), api.decodeParquet(r)),
+        compactFileSlice: async (r) => (await report(), api.compactFileSlice(r)),
       };
       expose(served, port2 as unknown as Endpoint);
       return {

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkerPool, defaultWorkerCount, type WorkerPool } from '../../src/worker/pool.js';
 import { resolveWriteOptions } from '../../src/engine/write/write-options.js';
-import { expectEncodeMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
+import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
 
 const pools: WorkerPool[] = [];
 const pool = (options: Parameters<typeof createWorkerPool>[0]) => {
@@ -30,9 +30,9 @@ describe('worker pool (Chromium module workers)', () => {
     await expectTaggingMatches(pool({ size: 2 }));
   });
 
-  it('encodes, decodes and merges base files byte-identically to inline', async () => {
+  it('merges and compacts file groups byte-identically to inline', async () => {
     const inline = pool({ size: 0 });
-    await expectEncodeMatches(pool({ size: 2 }), inline);
+    await expectCompactMatches(pool({ size: 2 }), inline);
     await expectMergeMatches(pool({ size: 2 }), inline);
   });
 

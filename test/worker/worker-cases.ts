@@ -1,5 +1,5 @@
-// Shared cases of the worker pool tests (Node worker_threads and Chromium module Workers): tagging, base-file
-// encoding and merging through a pool must equal the inline results, and errors keep code and context.
+// Shared cases of the worker pool tests (Node worker_threads and Chromium module Workers): tagging, merging and
+// compacting file groups through a pool must equal the inline results, and errors keep code and context.
 import { expect } from 'vitest';
 import { createTable, isLakeletError, LakeletError, memoryStorage, type IndexType, type Table } from '../../src/index.js';
 import { tagLocations } from '../../src/engine/write/base-file-index.js';
@@ -8,6 +8,13 @@ import { packKeys } from '../../src/kernels/kernels.js';
 import { withMetaFields } from '../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
+import { ownBuffer } from '../../src/worker/worker-api.js';
+import { engineContext } from '../../src/engine/context.js';
+import { readFileSlice } from '../../src/engine/read/file-slice-reader.js';
+import { orderingSpec } from '../../src/merge/ordering.js';
+import { wireLogVisibility } from '../../src/merge/slice-merge.js';
+import { writeBaseFile } from '../../src/format/parquet/write.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
 import { SCHEMA, snapshot, type Row } from '../helpers/table-model.js';
 
 export const PARTS = ['p0', 'p1', 'p2'];
@@ -73,24 +80,56 @@ function metaRows(n: number, start = 0): Record<string, unknown>[] {
   });
 }
 
-/** Encoding a base file in the pool gives the same bytes as inline. */
-export async function expectEncodeMatches(pool: WorkerPool, inline: WorkerPool): Promise<void> {
-  const request = () => ({ schema, rows: metaRows(2500), writer: { codec: 'SNAPPY' as const, rowGroupRows: 1000 } });
-  const a = await pool.run('encodeBaseFile', request());
-  const b = await inline.run('encodeBaseFile', request());
-  expect(a.rowCount).toBe(2500);
+/**
+ * Compacting a slice in the pool (base and log bytes transferred, merge and encode in the worker) gives the
+ * same bytes and counts as inline, and the new base file holds the slice exactly as a read merges it.
+ */
+export async function expectCompactMatches(pool: WorkerPool, inline: WorkerPool): Promise<void> {
+  const table = await createTable(memoryStorage(), {
+    name: 'compact', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false },
+  });
+  await table.bulkInsert(Array.from({ length: 900 }, (_, j) => row(j)));
+  await table.upsert(Array.from({ length: 300 }, (_, j) => row(j * 3, 2n)));
+  await table.delete(Array.from({ length: 30 }, (_, j) => row(j * 29 + 1)));
+  await table.upsert(Array.from({ length: 100 }, (_, j) => row(j * 5, j % 2 === 0 ? 3n : 0n)));
+  const storage = table.storage;
+  const slice = (await table.fileSlices()).find((s) => s.baseFile && s.logFiles.length >= 2);
+  if (!slice?.baseFile) throw new Error('no slice with logs');
+  const state = await engineContext(storage).snapshot();
+  const tableSchema = await state.schemaAsOf(undefined);
+  const merge = { mode: state.config.recordMergeMode, ...orderingSpec(state.config.orderingFields, tableSchema) };
+  const basePath = slice.baseFile.path;
+  const fileName = `${slice.fileId}_1-0-0_20990101000000000.parquet`;
+  const request = async () => ({
+    base: (await storage.read(basePath)).slice().buffer as ArrayBuffer,
+    logs: await Promise.all(slice.logFiles.map(async (l) => ({ path: l.path, bytes: (await storage.read(l.path)).slice().buffer as ArrayBuffer }))),
+    visibility: wireLogVisibility(state.timeline, undefined), merge,
+    instantTime: '20990101000000000', taskId: 1, partitionPath: slice.partitionPath, fileName, basePath,
+    updates: new Map(), inserts: [], schema: tableSchema, mergeMode: merge.mode, orderingFields: merge.orderingFields,
+    orderingKinds: merge.orderingKinds, writer: { codec: 'SNAPPY' as const, rowGroupRows: 100 }, collectKeys: true,
+  });
+  const first = await request();
+  const a = await pool.run('compactFileSlice', first, [first.base, ...first.logs.map((l) => l.bytes)]);
+  expect(first.logs[0]!.bytes.byteLength).toBe(0); // transferred, not copied
+  const b = await inline.run('compactFileSlice', await request());
+  expect({ ...a, bytes: undefined }).toEqual({ ...b, bytes: undefined });
   expect(new Uint8Array(a.bytes)).toEqual(new Uint8Array(b.bytes));
-  // and the decode of it
-  const da = await pool.run('decodeParquet', { path: 'x.parquet', file: a.bytes.slice(0), columns: ['_hoodie_record_key', 'ts'], rowStart: 990, rowEnd: 1010 }, []);
-  const db = await inline.run('decodeParquet', { path: 'x.parquet', file: b.bytes.slice(0), columns: ['_hoodie_record_key', 'ts'], rowStart: 990, rowEnd: 1010 });
-  expect(da.rows).toEqual(db.rows);
-  expect(da.rows).toHaveLength(20);
-  expect(da.rowGroupRows).toEqual([1000, 1000, 500]);
+  expect(a.warnings).toEqual([]);
+  // The new base file holds what a read of the slice merges (meta fields and all, but the file name).
+  const file = bufferFromBytes(new Uint8Array(a.bytes));
+  const written = await readParquetRows(file, await readParquetFooter(file, fileName), fileName);
+  const read = await readFileSlice({ storage, config: state.config, timeline: state.timeline, asOf: undefined, merge, onWarning: () => undefined }, slice, { columns: undefined, filters: [], baseOnly: false });
+  const canonRows = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify({ ...r, _hoodie_file_name: undefined }, (_k, x) => (typeof x === 'bigint' ? String(x) : x)));
+  expect(canonRows(written)).toEqual(canonRows(read));
+  expect(written.length).toBe(a.rowCount);
+  expect(new Set(written.map((r) => r._hoodie_commit_time)).size).toBeGreaterThan(1); // base and log records both kept
+  expect(written.length).toBeLessThan(300); // deletes applied
 }
 
 /** Merging a file group in the pool gives the same bytes and counts as inline. */
 export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): Promise<void> {
-  const base = (await inline.run('encodeBaseFile', { schema, rows: metaRows(1500), writer: { codec: 'GZIP', rowGroupRows: 400 } })).bytes;
+  const base = ownBuffer(writeBaseFile(metaRows(1500), { schema, codec: 'GZIP', rowGroupRows: 400 }));
   const updates = new Map<string, { recordKey: string; partitionPath: string; data: Record<string, unknown>; ordering: unknown[]; isDelete: boolean; index: number }>();
   for (let i = 0; i < 1500; i += 10) {
     const r = row(i, i % 20 === 0 ? 5n : 0n);
@@ -118,7 +157,9 @@ export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): 
 /** A LakeletError thrown in a worker arrives as a LakeletError with its code, context and cause. */
 export async function expectErrorTransfer(pool: WorkerPool): Promise<void> {
   const junk = new Uint8Array(64).fill(7).buffer;
-  const err = await pool.run('decodeParquet', { path: 'p0/broken.parquet', file: junk }, [junk]).then(() => undefined, (e: unknown) => e);
+  const none = new ArrayBuffer(0);
+  const request = { path: 'p0/broken.parquet', file: junk, keys: none, offsets: new Uint32Array([0]).buffer, useBloom: false, exact: true };
+  const err = await pool.run('tagFile', request, [junk]).then(() => undefined, (e: unknown) => e);
   expect(err).toBeInstanceOf(LakeletError);
   expect(isLakeletError(err, 'CORRUPT_FILE')).toBe(true);
   const e = err as LakeletError;

@@ -5,10 +5,10 @@
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
-import { RecordMerger, type RecordMergerOptions } from '../../merge/record-merger.js';
-import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../../format/log/content.js';
-import { scanLogFile, visibleLogBlocks, type LogScanWarning, type SliceLogBlock } from '../../file-group/log-scanner.js';
-import { bufferFromBytes, readParquetFooter, readParquetRows, rowGroupStats } from '../../format/parquet/read.js';
+import type { RecordMergerOptions } from '../../merge/record-merger.js';
+import { mergeSlice, type SliceLogFile } from '../../merge/slice-merge.js';
+import type { LogScanWarning } from '../../file-group/log-scanner.js';
+import { readParquetFooter, readParquetRows, rowGroupStats } from '../../format/parquet/read.js';
 import { rangeMayMatch, type CompiledFilter } from '../../expr/filter.js';
 import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
@@ -29,6 +29,9 @@ export interface SliceReadContext {
   merge: RecordMergerOptions;
   onWarning: (w: ReadWarning) => void;
 }
+
+/** What reading a slice's logs needs. */
+type LogReadContext = Pick<SliceReadContext, 'storage' | 'config' | 'timeline' | 'asOf'>;
 
 /** What to read from a slice. */
 export interface SliceReadOptions {
@@ -57,10 +60,14 @@ export async function* readFileSliceBatches(ctx: SliceReadContext, slice: FileSl
     if (slice.baseFile) yield* readBaseFile(ctx, slice, options, true);
     return;
   }
-  const merger = new RecordMerger(ctx.merge);
-  if (slice.baseFile) for await (const batch of readBaseFile(ctx, slice, options, false)) merger.addBase(batch);
-  await applyLogs(ctx, slice, merger, options.columns);
-  yield [...merger.rows()];
+  // The base file first (through storage ranges), then the logs: the merge itself is merge/slice-merge.ts's.
+  const base: Record<string, unknown>[][] = [];
+  if (slice.baseFile) for await (const batch of readBaseFile(ctx, slice, options, false)) base.push(batch);
+  const logs = await readSliceLogs(ctx, slice);
+  const visibility = { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf };
+  const merged = await mergeSlice(base, { logs, visibility, merge: ctx.merge, columns: options.columns });
+  for (const w of merged.warnings) ctx.onWarning(w);
+  yield merged.rows;
 }
 
 /** The base file's rows, one batch per run of kept row groups (pruned by statistics when `prune`). */
@@ -86,31 +93,14 @@ function groupMayMatch(footer: Awaited<ReturnType<typeof readParquetFooter>>, g:
   });
 }
 
-/** Apply the slice's log blocks, in log order, that count as of T (file-group/log-scanner.ts decides which). */
-async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: RecordMerger, columns: readonly string[] | undefined): Promise<void> {
-  const blocks: SliceLogBlock[] = [];
+/** The slice's log files' bytes, in log order (a pending writer's log that is gone is skipped, see below). */
+export async function readSliceLogs(ctx: LogReadContext, slice: FileSlice): Promise<SliceLogFile[]> {
+  const logs: SliceLogFile[] = [];
   for (const log of slice.logFiles) {
     const bytes = await readLogOrSkip(ctx, log.path);
-    if (!bytes) continue;
-    const scan = scanLogFile(bytes, log.path);
-    for (const w of scan.warnings) ctx.onWarning(w);
-    for (const b of scan.blocks) blocks.push(b);
+    if (bytes) logs.push({ path: log.path, bytes });
   }
-  for (const { block, path } of visibleLogBlocks(blocks, { isCommittedWrite: (t) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf })) {
-    if (block.type === 'DELETE') {
-      merger.addDeletes(
-        decodeDeleteBlock(block, path)
-          .filter((d) => d.recordKey !== null)
-          .map((d) => ({ recordKey: d.recordKey as string, partitionPath: d.partitionPath, orderingVal: d.orderingVal })),
-      );
-    } else if (block.type === 'AVRO_DATA') {
-      merger.addRecords(decodeAvroDataBlock(block, path).records);
-    } else if (block.type === 'PARQUET_DATA') {
-      const file = bufferFromBytes(parquetDataBlockBytes(block, path));
-      const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
-      merger.addRecords(await readParquetRows(file, footer, path, { columns: columns ? [...columns] : undefined }));
-    }
-  }
+  return logs;
 }
 
 /**
@@ -118,7 +108,7 @@ async function applyLogs(ctx: SliceReadContext, slice: FileSlice, merger: Record
  * write stats: a pending writer's log (all its blocks would be skipped as uncommitted), deleted by that writer
  * when it lost its conflict or by a rollback of it. A missing log a completed write produced stays `NOT_FOUND`.
  */
-async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8Array | undefined> {
+async function readLogOrSkip(ctx: LogReadContext, path: string): Promise<Uint8Array | undefined> {
   try {
     return await ctx.storage.read(path);
   } catch (err) {
@@ -135,7 +125,7 @@ async function readLogOrSkip(ctx: SliceReadContext, path: string): Promise<Uint8
 }
 
 /** Does the write-stat list of a completed write of the timeline (as of T, if set) name `path`? */
-async function writtenByCompletedWrite(ctx: SliceReadContext, path: string): Promise<boolean> {
+async function writtenByCompletedWrite(ctx: LogReadContext, path: string): Promise<boolean> {
   for (const instant of ctx.timeline.completedWrites()) {
     if (ctx.asOf !== undefined && compareInstantTimes(instant.requestedTime, ctx.asOf) > 0) continue;
     const metadata = await readCommitMetadataOrArchived(ctx.storage, ctx.config, instant);

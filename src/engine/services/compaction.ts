@@ -18,7 +18,8 @@ import { heartbeatPath, instantFilePath, markerPath, partitionFilePath } from '.
 import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
-import { readFileSlice } from '../read/file-slice-reader.js';
+import { readSliceLogs, type SliceReadContext } from '../read/file-slice-reader.js';
+import { wireLogVisibility } from '../../merge/slice-merge.js';
 import { mergeBucket } from '../write/merge-handle.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
 import { loadTimeline, type TableState } from '../table-state.js';
@@ -52,8 +53,9 @@ export interface ScheduleOptions extends ServiceTiming {
 }
 
 /**
- * What compaction runs need. With a `pool`, each slice's new base file is encoded by a `mergeFileGroup` task on
- * it (the merge handle's path); without one (or with size 0), inline.
+ * What compaction runs need. With a `pool`, each slice is merged and its new base file encoded by a
+ * `compactFileSlice` task on it (the merge handle's path; this thread only reads and writes files); without
+ * one (or with size 0), inline.
  */
 export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & Partial<Pick<ResolvedWriteOptions, 'pool'>> & ServiceTiming;
 
@@ -229,7 +231,7 @@ async function liveInputs(state: TableState, instant: string, operations: readon
 
 async function compactOperation(
   storage: Storage,
-  ctx: Parameters<typeof readFileSlice>[0],
+  ctx: SliceReadContext,
   op: CompactionOperation,
   instant: string,
   taskId: number,
@@ -244,19 +246,20 @@ async function compactOperation(
     baseFile: op.dataFilePath ? { path: pathOf(op.dataFilePath), name: op.dataFilePath, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, size: 0 } : undefined,
     logFiles: op.deltaFilePaths.map((name, i) => ({ path: pathOf(name), name, fileId: op.fileId, partitionPath: op.partitionPath, instantTime: op.baseInstantTime, version: i + 1, writeToken: undefined, size: 0, completionTime: undefined })),
   };
-  const rows = await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false });
-  // The merged slice is written as it is (records keep their commit time and seqno) by the merge handle:
-  // encoded on the worker pool when there is one, inline otherwise.
+  // This thread reads the logs (a pending writer's log that is gone is skipped) and which writes count; the
+  // merge handle merges the slice and writes the result as it is (records keep their commit time and seqno):
+  // merged and encoded on the worker pool when there is one, inline otherwise.
+  const logs = await readSliceLogs(ctx, slice);
   const written = await mergeBucket({
     storage,
     instantTime: instant,
     taskId,
     partitionPath: op.partitionPath,
     fileId: op.fileId,
-    base: undefined,
+    base: slice.baseFile,
+    slice: { logs, visibility: wireLogVisibility(ctx.timeline, ctx.asOf), merge: ctx.merge },
     updates: new Map(),
     inserts: [],
-    mergedRows: rows,
     schema,
     mergeMode: ctx.merge.mode,
     orderingFields: ctx.merge.orderingFields,

@@ -1,6 +1,6 @@
 // The copy-on-write merge handle: writes one bucket of a write (or one compacted slice) as a new base file.
-// The I/O half: read the old base file, run the pure merge (merge/cow-merge.ts) inline or on the worker pool,
-// write the marker and the new file, and build its write stat.
+// The I/O half: read the old base file (and a compacted slice's logs), run the pure merge (merge/cow-merge.ts,
+// merge/slice-merge.ts) inline or on the worker pool, write the marker and the new file, build its write stat.
 import { microsToWire } from '../../schema/timestamp-micros.js';
 import type { BaseFile } from '../../file-group/file-slice.js';
 import { baseFileName } from '../../file-group/file-names.js';
@@ -10,8 +10,17 @@ import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer } from '../../worker/worker-api.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from '../../merge/cow-merge.js';
+import type { RecordMergerOptions } from '../../merge/record-merger.js';
+import { compactSlice, type SliceLogFile, type WireLogVisibility } from '../../merge/slice-merge.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 import { writeStat, type BucketResult } from './write-stat.js';
+
+/** A compacted slice's logs (read by the caller) and how they merge onto the base file. */
+export interface CompactedSliceInput {
+  logs: SliceLogFile[];
+  visibility: WireLogVisibility;
+  merge: RecordMergerOptions;
+}
 
 /** Everything one bucket's write needs: the merge spec (less what the handle derives) and the I/O around it. */
 export interface MergeBucketInput extends Omit<MergeFileGroupSpec, 'fileName' | 'basePath' | 'writer' | 'collectKeys'> {
@@ -29,31 +38,43 @@ export interface MergeBucketInput extends Omit<MergeFileGroupSpec, 'fileName' | 
    * the new one). Ignored when it has size 0 or the writer has compressor functions (they cannot cross).
    */
   pool?: WorkerPool | undefined;
+  /**
+   * Compaction: `base` and these logs are merged as a file slice (merge/slice-merge.ts) and the merged rows
+   * written as they are; `updates`/`inserts` are then empty. On the pool, the merge runs in the worker too.
+   */
+  slice?: CompactedSliceInput;
 }
 
 /**
  * Run the pure merge of `spec` on the pool when one is usable (the old base file is read whole on this thread
- * and transferred), else inline over a ranged buffer of the old base file.
+ * and transferred, with a compacted slice's logs), else inline over a ranged buffer of the old base file.
  */
-export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec, base: BaseFile | undefined, pool: WorkerPool | undefined, compressors?: BaseFileWriterOptions['compressors']): Promise<MergedFileGroup> {
+export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec, base: BaseFile | undefined, pool: WorkerPool | undefined, compressors?: BaseFileWriterOptions['compressors'], slice?: CompactedSliceInput): Promise<MergedFileGroup> {
   if (pool && pool.size > 0 && !compressors) {
     const bytes = base ? ownBuffer(await storage.read(base.path)) : undefined;
+    if (slice) {
+      const logs = slice.logs.map((l) => ({ path: l.path, bytes: ownBuffer(l.bytes) }));
+      const request = { ...microsToWire(spec), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
+      const r = await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]);
+      return { ...r, bytes: new Uint8Array(r.bytes) };
+    }
     // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
     const r = await pool.run('mergeFileGroup', { ...microsToWire(spec), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []);
     return { ...r, bytes: new Uint8Array(r.bytes) };
   }
   const file = base ? await storageBuffer(storage, base.path, base.size || undefined) : undefined;
+  if (slice) return compactSlice(spec, file, slice.logs, slice.visibility, slice.merge, compressors);
   return mergeFileGroupRows(spec, file, compressors);
 }
 
 /** Write one bucket: merge into the existing base file (if any) and write the new base file. */
 export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult> {
-  const { storage, fileId, base, writer, beforeWrite, collectKeys, pool, ...rest } = input;
+  const { storage, fileId, base, writer, beforeWrite, collectKeys, pool, slice, ...rest } = input;
   const name = baseFileName(fileId, `${input.taskId}-0-0`, input.instantTime);
   const path = partitionFilePath(input.partitionPath, name);
   const { compressors, ...wire } = writer;
   const spec: MergeFileGroupSpec = { ...rest, fileName: name, ...(base ? { basePath: base.path } : {}), writer: wire, collectKeys: collectKeys ?? false };
-  const merged = await mergeFileGroup(storage, spec, base, pool, compressors);
+  const merged = await mergeFileGroup(storage, spec, base, pool, compressors, slice);
   await beforeWrite(path);
   await storage.write(path, merged.bytes);
   const stat = writeStat(

@@ -1,0 +1,115 @@
+// The merge of one file slice, pure (bytes in, rows out): the base file's rows, then the log blocks that count
+// (file-group/log-scanner.ts) merged on top by the record merger. Queries and compaction share it; compaction
+// also encodes the result as the new base file, inline or inside a worker (both give identical bytes).
+import type { BaseFileWriterOptions } from '../format/parquet/write.js';
+import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
+import { bufferFromBytes, readParquetFooter, readParquetRows, type AsyncBuffer } from '../format/parquet/read.js';
+import { scanSliceLogs, type LogScanWarning, type LogVisibility } from '../file-group/log-scanner.js';
+import { compareInstantTimes } from '../timeline/instant.js';
+import type { Timeline } from '../timeline/timeline.js';
+import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from './cow-merge.js';
+import { RecordMerger, type RecordMergerOptions } from './record-merger.js';
+
+/** One log file of a slice, as read (in log order). */
+export interface SliceLogFile {
+  /** Path of the log file (relative to the table root), for block provenance and errors. */
+  path: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * Which writes count, as plain data (it crosses to workers): the requested times of the timeline's completed
+ * writes, the requested time of its first instant (older blocks belong to archived commits), and T.
+ */
+export interface WireLogVisibility {
+  completedWrites: readonly string[];
+  /** The first instant of the active timeline (any action); undefined for an empty timeline. */
+  timelineStart: string | undefined;
+  /** Snapshot instant T; undefined = latest. */
+  asOf: string | undefined;
+}
+
+/** {@link WireLogVisibility} of a timeline as of T (computed on the calling thread). */
+export function wireLogVisibility(timeline: Timeline, asOf: string | undefined): WireLogVisibility {
+  return { completedWrites: timeline.completedWrites().map((i) => i.requestedTime), timelineStart: timeline.instants[0]?.requestedTime, asOf };
+}
+
+/** The timeline's `isCommittedWrite` rebuilt from {@link WireLogVisibility} (same rule as timeline/timeline.ts). */
+export function logVisibility(wire: WireLogVisibility): LogVisibility {
+  const completed = new Set(wire.completedWrites);
+  const start = wire.timelineStart;
+  return {
+    isCommittedWrite: (t) => completed.has(t) || (start !== undefined && compareInstantTimes(t, start) < 0),
+    asOf: wire.asOf,
+  };
+}
+
+/** What merging a slice needs besides its base rows. */
+export interface SliceMergeInput {
+  logs: readonly SliceLogFile[];
+  visibility: LogVisibility;
+  merge: RecordMergerOptions;
+  /** Columns needed from parquet data blocks (undefined = all). */
+  columns: readonly string[] | undefined;
+}
+
+/** A merged slice: the surviving rows (base order first, then new keys in arrival order) and skipped corrupt blocks. */
+export interface MergedSlice {
+  rows: Record<string, unknown>[];
+  warnings: LogScanWarning[];
+}
+
+/**
+ * Merge a slice: `baseBatches` (the base file's rows, batch by batch; empty without a base file), then the
+ * log blocks that count, in log order.
+ */
+export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>, input: SliceMergeInput): Promise<MergedSlice> {
+  const merger = new RecordMerger(input.merge);
+  for await (const batch of baseBatches) merger.addBase(batch);
+  const { blocks, warnings } = scanSliceLogs(input.logs, input.visibility);
+  const columns = input.columns ? [...input.columns] : undefined;
+  for (const { block, path } of blocks) {
+    if (block.type === 'DELETE') {
+      merger.addDeletes(
+        decodeDeleteBlock(block, path)
+          .filter((d) => d.recordKey !== null)
+          .map((d) => ({ recordKey: d.recordKey as string, partitionPath: d.partitionPath, orderingVal: d.orderingVal })),
+      );
+    } else if (block.type === 'AVRO_DATA') {
+      merger.addRecords(decodeAvroDataBlock(block, path).records);
+    } else if (block.type === 'PARQUET_DATA') {
+      const file = bufferFromBytes(parquetDataBlockBytes(block, path));
+      const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
+      merger.addRecords(await readParquetRows(file, footer, path, { columns }));
+    }
+  }
+  return { rows: [...merger.rows()], warnings };
+}
+
+/** A parquet file's rows, one batch per non-empty row group, projected to `columns` (undefined = all). */
+export async function* parquetBatches(file: AsyncBuffer, path: string, columns: readonly string[] | undefined): AsyncGenerator<Record<string, unknown>[]> {
+  const footer = await readParquetFooter(file, path);
+  const cols = columns ? [...columns] : undefined;
+  let start = 0;
+  for (const n of footer.rowGroupRows) {
+    const rowStart = start;
+    start += n;
+    if (n > 0) yield await readParquetRows(file, footer, path, { columns: cols, rowStart, rowEnd: start });
+  }
+}
+
+/** The compacted base file of a slice, and the corrupt log blocks its merge skipped. */
+export type CompactedSlice = MergedFileGroup & { warnings: LogScanWarning[] };
+
+/**
+ * Compact one slice: merge the base file (`base`, undefined for a log-only slice; its path is `spec.basePath`)
+ * with the logs, then encode the merged rows as they are (records keep their commit time and seqno) as the
+ * new base file `spec.fileName`. `spec.updates`/`inserts` are normally empty.
+ */
+export async function compactSlice(spec: MergeFileGroupSpec, base: AsyncBuffer | undefined, logs: readonly SliceLogFile[], visibility: WireLogVisibility, merge: RecordMergerOptions, compressors?: BaseFileWriterOptions['compressors']): Promise<CompactedSlice> {
+  const batches = base ? parquetBatches(base, spec.basePath ?? spec.fileName, undefined) : [];
+  const merged = await mergeSlice(batches, { logs, visibility: logVisibility(visibility), merge, columns: undefined });
+  // The base file's rows are in `merged.rows`: the encode gets no base file of its own.
+  const file = await mergeFileGroupRows({ ...spec, mergedRows: merged.rows }, undefined, compressors);
+  return { ...file, warnings: merged.warnings };
+}
