@@ -25,10 +25,11 @@ export const RECORD_INDEX_HASHES: readonly RecordIndexHash[] = [FNV_SHARD_HASH, 
 export const RECORD_INDEX_HASH: RecordIndexHash = XXH64_SHARD_HASH;
 /**
  * Keys from which {@link shardsOf} hashes with the `hashKeys64` kernel rather than the JS twin (XXH64 only).
- * Measured in Node 20, WASM SIMD build, uuid-like keys (bench/kernels-in-write.mjs): see the constant's value
- * and the bench's "shard hash" column; below it packing and the call cost more than the kernel saves.
+ * Measured in Node 20, WASM SIMD build, uuid-like keys, 2 loaded cores (bench/kernels-in-write.mjs, "shard hash"):
+ * the kernel is ~1.5-3.5x faster at 16-256 keys, ~7x at 1,000-2,000 and 12-25x from 4,000 on; but the first
+ * kernel call of a process loads the WASM module (~45-50 ms), which small writes (a few keys) should not pay.
  */
-export const SHARD_HASH_KERNEL_MIN_KEYS = 2048;
+export const SHARD_HASH_KERNEL_MIN_KEYS = 1024;
 
 /** Where a key lives: a file group. */
 export interface ShardLocation {

@@ -2,15 +2,16 @@
 // variants): bloom pruning of each candidate file by its footer (key range + bloom filter), then an exact check
 // against the file's keys; inline, or one file per worker task when the write has a pool.
 import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
-import { bloomCandidates } from '../../index/bloom-index.js';
+import { BLOOM_KERNEL_MIN_KEYS, bloomCandidates } from '../../index/bloom-index.js';
 import { readParquetFooter } from '../../format/parquet/read.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
 import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
-import { packKeys } from '../../kernels/kernels.js';
+import { packKeys, type Kernels, type PackedKeys } from '../../kernels/kernels.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer } from '../../worker/worker-api.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
+import { mainThreadKernels } from '../kernels.js';
 import { yieldToEventLoop, yielder } from '../yield.js';
 import { readBaseFileKeys, sliceKeyReaderFor, tagWith, type Index, type SliceKeyReader } from './tag.js';
 
@@ -25,7 +26,13 @@ export function baseFileIndex(type: 'BLOOM' | 'GLOBAL_BLOOM' | 'SIMPLE' | 'GLOBA
   return {
     type,
     tag: (input) => tagWith(input, isGlobalIndex(type), {
-      locate: (records) => tagLocations(input.state.storage, input.slices, records, type, sliceKeyReaderFor(input.state, input.merge.orderingFields, input.merge.orderingKinds), input.options.pool),
+      locate: async (records) => {
+        const { pool, kernels: choice } = input.options;
+        // Inline bloom probes of large batches run on the calling thread's kernels (a pool's workers have their own).
+        const inline = (type === 'BLOOM' || type === 'GLOBAL_BLOOM') && !(pool && pool.size > 0) && records.length >= BLOOM_KERNEL_MIN_KEYS;
+        const kernels = inline ? await mainThreadKernels(choice) : undefined;
+        return tagLocations(input.state.storage, input.slices, records, type, sliceKeyReaderFor(input.state, input.merge.orderingFields, input.merge.orderingKinds), pool, kernels);
+      },
     }),
     update: async () => [],
   };
@@ -40,9 +47,13 @@ export function locationOf(slice: FileSlice): RecordLocation {
  * the key's own partition; global ones everywhere (the result is keyed by the record key alone).
  * With a worker `pool`, each candidate base file is read here and tagged in a worker (key range, WASM bloom
  * probe, exact key check), files in parallel; slices with log files get their bloom candidates from a worker
- * and their live keys from `readKeys`. The result is the same with or without a pool.
+ * and their live keys from `readKeys`. Inline, `kernels` probe the bloom filter of a file when at least
+ * {@link BLOOM_KERNEL_MIN_KEYS} keys pass its key range. The result is the same with or without a pool or kernels.
  */
-export async function tagLocations(storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType, readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s), pool?: WorkerPool): Promise<TagMap> {
+export async function tagLocations(
+  storage: Storage, slices: readonly FileSlice[], keys: readonly KeyToTag[], type: IndexType,
+  readKeys: SliceKeyReader = (s) => readBaseFileKeys(storage, s), pool?: WorkerPool, kernels?: Pick<Kernels, 'bloomProbe'>,
+): Promise<TagMap> {
   const global = isGlobalIndex(type);
   const out: TagMap = new Map();
   if (keys.length === 0) return out;
@@ -55,15 +66,23 @@ export async function tagLocations(storage: Storage, slices: readonly FileSlice[
   }
   const useBloom = type === 'BLOOM' || type === 'GLOBAL_BLOOM';
   if (pool && pool.size > 0) return tagInPool(storage, slices, wanted, global, useBloom, readKeys, pool);
+  const packed = new Map<string, PackedKeys>(); // each partition's keys packed once, for every file probing all of them
   for (const slice of slices) {
     if (!slice.baseFile) continue;
-    const candidates = wanted.get(global ? '' : slice.partitionPath);
+    const bucket = global ? '' : slice.partitionPath;
+    const candidates = wanted.get(bucket);
     if (!candidates || candidates.length === 0) continue;
     let probe = candidates;
     if (useBloom) {
       const file = await storageBuffer(storage, slice.baseFile.path, slice.baseFile.size || undefined);
       const footer = await readParquetFooter(file, slice.baseFile.path);
-      probe = bloomCandidates(readHudiFooter(footer.keyValues, { path: slice.baseFile.path }), candidates).map((i) => candidates[i] as string);
+      let options = {};
+      if (kernels && candidates.length >= BLOOM_KERNEL_MIN_KEYS) {
+        let p = packed.get(bucket);
+        if (!p) packed.set(bucket, (p = await packKeysInChunks(candidates)));
+        options = { kernels, minKeys: BLOOM_KERNEL_MIN_KEYS, packed: p };
+      }
+      probe = bloomCandidates(readHudiFooter(footer.keyValues, { path: slice.baseFile.path }), candidates, options).map((i) => candidates[i] as string);
       if (probe.length === 0) continue;
     }
     const present = new Set(probe);
