@@ -2,7 +2,7 @@
 // an allow-list (Arrow imported by one module only), the barrel exports exactly the public names, and bundling
 // `import 'lakelet'` for the browser pulls no Node built-in.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { build } from 'rolldown';
@@ -16,7 +16,9 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, string | Record<string, string>>; dependencies: Record<string, string>;
 };
 /** A scratch install: node_modules/lakelet (package.json + a fresh build as dist/) beside an app that imports it. */
-const WORK = join(ROOT, 'node_modules', '.cache', 'lakelet-package-test');
+// Real paths (node_modules may be a symlink, as in a git worktree): resolution and bundlers report real paths.
+const NODE_MODULES = realpathSync(join(ROOT, 'node_modules'));
+const WORK = join(NODE_MODULES, '.cache', 'lakelet-package-test');
 const INSTALLED = join(WORK, 'node_modules', 'lakelet');
 
 /** The runtime dependencies lakelet may have, each with its job. */
@@ -138,7 +140,7 @@ describe('the built package', () => {
     const { builtins, modules } = await browserBundle('lakelet');
     expect(builtins).toEqual([]);
     expect(modules.some((m) => m.startsWith(join(INSTALLED, 'dist', 'table')))).toBe(true); // the install, not the checkout
-    expect(modules.filter((m) => !m.startsWith(join(ROOT, 'node_modules')))).toEqual([]);
+    expect(modules.filter((m) => !m.startsWith(NODE_MODULES))).toEqual([]);
     expect(modules.filter((m) => m.startsWith(join(INSTALLED, 'dist', 'node')))).toEqual([]);
     expect((await browserBundle('lakelet/node')).builtins.some((b) => b.startsWith('node:fs'))).toBe(true);
   });
