@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { encodeAvroDatum } from '../../src/format/avro/encoder.js';
-import { checkSchemaEvolution, compileRowValidator } from '../../src/schema/validate.js';
+import { checkSchemaEvolution } from '../../src/schema/evolution.js';
+import { compileRowValidator } from '../../src/schema/validate.js';
 import { thrown } from '../helpers/expect-error.js';
 
 const record = (fields: unknown[], name = 'r'): AvroRecordSchema => parseAvroSchema({ type: 'record', name, fields }) as AvroRecordSchema;

@@ -5,7 +5,7 @@ import { LakeletError } from '../../errors.js';
 import { formatProperties, parseProperties } from '../../config/properties.js';
 import { partitionMetadataText } from '../../config/table-properties.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
-import { checkSchemaEvolution } from '../../schema/validate.js';
+import { checkSchemaEvolution } from '../../schema/evolution.js';
 import { inferAvroSchema } from '../../schema/infer.js';
 import { normalizeUserSchema } from '../../schema/user-schema.js';
 import { withoutMetaFields } from '../../schema/table-schema.js';
