@@ -5,8 +5,7 @@ import type { BaseFileWriterOptions } from '../format/parquet/write.js';
 import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows, type AsyncBuffer } from '../format/parquet/read.js';
 import { scanSliceLogs, type LogScanWarning, type LogVisibility } from '../file-group/log-scanner.js';
-import { compareInstantTimes } from '../timeline/instant.js';
-import type { Timeline } from '../timeline/timeline.js';
+import { isCommittedWriteTime, type Timeline } from '../timeline/timeline.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from './cow-merge.js';
 import { RecordMerger, type RecordMergerOptions } from './record-merger.js';
 
@@ -34,12 +33,11 @@ export function wireLogVisibility(timeline: Timeline, asOf: string | undefined):
   return { completedWrites: timeline.completedWrites().map((i) => i.requestedTime), timelineStart: timeline.instants[0]?.requestedTime, asOf };
 }
 
-/** The timeline's `isCommittedWrite` rebuilt from {@link WireLogVisibility} (same rule as timeline/timeline.ts). */
+/** The timeline's `isCommittedWrite` from {@link WireLogVisibility}: the same rule, `isCommittedWriteTime`. */
 export function logVisibility(wire: WireLogVisibility): LogVisibility {
   const completed = new Set(wire.completedWrites);
-  const start = wire.timelineStart;
   return {
-    isCommittedWrite: (t) => completed.has(t) || (start !== undefined && compareInstantTimes(t, start) < 0),
+    isCommittedWrite: (t) => isCommittedWriteTime(t, (x) => completed.has(x), wire.timelineStart),
     asOf: wire.asOf,
   };
 }

@@ -75,11 +75,7 @@ export class Timeline {
    * the completed write before the oldest pending one, so files of pending writes never pass this test.
    */
   isCommittedWrite(requestedTime: string): boolean {
-    if (this.isCompletedWrite(requestedTime)) return true;
-    // The start of the active timeline is its first instant of any action: rolling back every active write
-    // leaves their rollback instants (newer than every archived write) as the start.
-    const first = this.instants[0];
-    return first !== undefined && compareInstantTimes(requestedTime, first.requestedTime) < 0;
+    return isCommittedWriteTime(requestedTime, (t) => this.isCompletedWrite(t), this.instants[0]?.requestedTime);
   }
 
   /** The latest completed write, or undefined for a table without one. */
@@ -99,4 +95,15 @@ export class Timeline {
   savepoints(): Instant[] {
     return this.instants.filter((i) => i.state === 'COMPLETED' && i.action === 'savepoint');
   }
+}
+
+/**
+ * The committed-write rule on plain data (it also runs in workers, without a Timeline): a write counts when it
+ * completed, or when it is older than `timelineStart`, the first instant of the active timeline of any action
+ * (its commit was archived; rolling back every active write leaves their rollback instants, newer than every
+ * archived write, as the start).
+ */
+export function isCommittedWriteTime(requestedTime: string, isCompleted: (t: string) => boolean, timelineStart: string | undefined): boolean {
+  if (isCompleted(requestedTime)) return true;
+  return timelineStart !== undefined && compareInstantTimes(requestedTime, timelineStart) < 0;
 }
