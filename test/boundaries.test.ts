@@ -135,7 +135,7 @@ function shortestCycle(next: ReadonlyMap<string, readonly string[]>, component: 
 const describeCycle = (c: Cycle): string => `${c.path.join(' → ')}${c.files.length > c.path.length - 1 ? ` (one cycle of ${c.files.join(', ')})` : ''}`;
 
 /** Folders (and top-level files) that take values and return values: no I/O, no engine. */
-const PURE = new Set(['config', 'timeline', 'file-group', 'format', 'index', 'plan', 'merge', 'schema', 'expr', 'kernels', 'keygen', 'arrow', 'errors.ts', 'layout.ts']);
+const PURE = new Set(['config', 'metadata', 'timeline', 'file-group', 'format', 'index', 'plan', 'merge', 'schema', 'expr', 'kernels', 'keygen', 'arrow', 'errors.ts', 'layout.ts']);
 /** What a pure folder must not import. */
 const IMPURE = new Set(['engine', 'storage', 'worker', 'node', 'table']);
 /** The one impure file a pure folder may import, for its types: the `Storage` contract. */
