@@ -55,6 +55,8 @@ export interface WriteStatInput {
   baseFile?: string | undefined;
   /** Log writes: names of all log files of the slice, this one included. */
   logFiles?: readonly string[] | undefined;
+  /** Compaction (layout 2 only): name of the base file the new one replaces. */
+  prevBaseFile?: string | undefined;
   /** Fields as read from a commit file; used for every field not given above. */
   raw?: Readonly<Record<string, unknown>> | undefined;
 }
