@@ -1,5 +1,6 @@
 // The table's configuration as read from `.hoodie/hoodie.properties`: a typed, validated view of the
-// keys a reader and writer need (hudi-format.md §2), plus the raw properties for everything else.
+// keys a reader and writer need (hudi-format.md §2; versions 3–5 and 7 in docs/hudi-format-v3-v5.md), plus
+// the raw properties for everything else.
 import { LakeletError } from '../errors.js';
 import { archiveDir, PROPERTIES_PATH, timelineDir } from '../layout.js';
 import { tableChecksum } from './checksum.js';
@@ -12,8 +13,25 @@ export type RecordMergeMode = 'EVENT_TIME_ORDERING' | 'COMMIT_TIME_ORDERING' | '
 /** Key generator families, in Hudi's v8+ enum names. */
 export type KeyGeneratorType = 'SIMPLE' | 'COMPLEX' | 'NON_PARTITION' | 'TIMESTAMP' | 'CUSTOM' | 'OTHER';
 
-/** Table versions lakelet reads. */
-export const SUPPORTED_TABLE_VERSIONS = [6, 8, 9] as const;
+/**
+ * Table versions lakelet reads: 3, 4, 5 (Hudi 0.10, 0.11, 0.12/0.13) and 7 (0.16) with timeline layout 1, read
+ * as Hudi 0.14 reads them (docs/hudi-format-v3-v5.md); 6 (0.14/0.15); 8 and 9 (1.0, 1.1) with layout 2.
+ */
+export const SUPPORTED_TABLE_VERSIONS = [3, 4, 5, 6, 7, 8, 9] as const;
+
+/** The partition path Hudi writes for a null or empty partition value since 0.12 (table version 5). */
+export const HIVE_DEFAULT_PARTITION_PATH = '__HIVE_DEFAULT_PARTITION__';
+/** The partition path Hudi 0.10/0.11 (table versions 3 and 4) wrote for a null or empty partition value. */
+export const DEPRECATED_DEFAULT_PARTITION_PATH = 'default';
+
+/**
+ * The default partition path of a table version: `default` before version 5, `__HIVE_DEFAULT_PARTITION__` from
+ * it on (Hudi 0.12 changed `PartitionPathEncodeUtils.DEFAULT_PARTITION_PATH`; `FourToFiveUpgradeHandler` refuses
+ * to upgrade a table that still has a `default` partition).
+ */
+export function defaultPartitionPathOf(version: number): string {
+  return version < 5 ? DEPRECATED_DEFAULT_PARTITION_PATH : HIVE_DEFAULT_PARTITION_PATH;
+}
 
 /** The validated configuration of a Hudi table. */
 export interface TableConfig {
@@ -22,10 +40,21 @@ export interface TableConfig {
   /** `hoodie.database.name`, when set. */
   databaseName: string | undefined;
   tableType: TableType;
-  /** `hoodie.table.version`: 6, 8 or 9. */
+  /** `hoodie.table.version`: one of {@link SUPPORTED_TABLE_VERSIONS}. */
   version: number;
-  /** `hoodie.timeline.layout.version`: 1 (v6) or 2 (v8+). */
+  /**
+   * `hoodie.timeline.layout.version` as read: 1 (v3–v7) or 2 (v8+). A v3–v5 table's layout 0 (a timeline
+   * begun before Hudi 0.5.1, one file per instant state) reads as layout 1; `timelineLayoutVersionAsWritten`
+   * keeps the text.
+   */
   timelineLayoutVersion: 1 | 2;
+  /** The `hoodie.timeline.layout.version` text as written (undefined when absent). */
+  timelineLayoutVersionAsWritten: string | undefined;
+  /**
+   * The partition path Hudi wrote for a null or empty partition value in this table version: `default` (v3, v4)
+   * or `__HIVE_DEFAULT_PARTITION__` (v5+); see {@link defaultPartitionPathOf}.
+   */
+  defaultPartitionPath: string;
   /** Folder of the active timeline relative to the table root (`.hoodie` or `.hoodie/timeline`). */
   timelinePath: string;
   /** Folder of the archived timeline relative to the table root. */
@@ -68,7 +97,8 @@ function keyGeneratorTypeOf(value: string | undefined, partitionFields: string[]
 }
 
 /**
- * Parse and validate `hoodie.properties`. Unknown table versions, a layout that does not fit the version,
+ * Parse and validate `hoodie.properties`. Unknown table versions (below 3, above 9), a layout that does not fit
+ * the version (1 for v3–v7, layout 0 accepted for v3–v5; 2 for v8+),
  * base formats other than parquet and `drop.partition.columns=true` → `UNSUPPORTED`; missing required keys
  * → `INVALID_TABLE`; a checksum that does not match the name → `CORRUPT_FILE`. `path` is used in messages.
  */
@@ -92,7 +122,9 @@ export function parseTableConfig(text: string, path = PROPERTIES_PATH): TableCon
   }
   const expectedLayout = version >= 8 ? 2 : 1;
   const layoutText = get('hoodie.timeline.layout.version');
-  const layout = layoutText === undefined || layoutText === '' ? expectedLayout : Number(layoutText);
+  let layout = layoutText === undefined || layoutText === '' ? expectedLayout : Number(layoutText);
+  // Layout 0 (before Hudi 0.5.1) renamed instant files, so one file per instant: layout 1's reading of it is the same.
+  if (layout === 0 && version < 6) layout = 1;
   if (layout !== expectedLayout) {
     throw new LakeletError('UNSUPPORTED', `config: timeline layout ${JSON.stringify(layoutText)} does not fit table version ${version} (expected ${expectedLayout}) in ${path}`, { path, field: 'hoodie.timeline.layout.version', value: layoutText });
   }
@@ -122,7 +154,9 @@ export function parseTableConfig(text: string, path = PROPERTIES_PATH): TableCon
     databaseName,
     tableType: typeText,
     version,
-    timelineLayoutVersion: layout,
+    timelineLayoutVersion: layout as 1 | 2,
+    timelineLayoutVersionAsWritten: layoutText,
+    defaultPartitionPath: defaultPartitionPathOf(version),
     timelinePath: timelineDir(layout, get('hoodie.timeline.path')),
     archivePath: archiveDir(layout, { archiveFolder: get('hoodie.archivelog.folder'), timelineFolder: get('hoodie.timeline.path'), historyFolder: get('hoodie.timeline.history.path') }),
     recordKeyFields: list(get('hoodie.table.recordkey.fields')),

@@ -176,7 +176,7 @@ describe('parseTableConfig on synthetic files', () => {
     expect(parseTableConfig(props({ 'hoodie.table.checksum': undefined })).checksum).toBeUndefined();
   });
 
-  it.each(['5', '7', '10', 'six'])('table version %s → UNSUPPORTED naming the value', (v) => {
+  it.each(['1', '2', '10', '0', '', 'six', '5.5'])('table version %s → UNSUPPORTED naming the value', (v) => {
     const err = rejection(props({ 'hoodie.table.version': v }));
     expect(err.code).toBe('UNSUPPORTED');
     expect(err.message).toContain(`"${v}"`);
@@ -187,6 +187,10 @@ describe('parseTableConfig on synthetic files', () => {
     ['6', '2'],
     ['8', '1'],
     ['9', '1'],
+    ['6', '0'],
+    ['7', '0'],
+    ['5', '2'],
+    ['3', '3'],
   ])('version %s with layout %s → UNSUPPORTED', (version, layout) => {
     const err = rejection(props({ 'hoodie.table.version': version, 'hoodie.timeline.layout.version': layout }));
     expect(err.code).toBe('UNSUPPORTED');
