@@ -18,13 +18,28 @@ export interface ReadRequest {
   /** File groups written in the incremental window (`fileGroupKey`s). */
   incrementalGroups: ReadonlySet<string> | undefined;
   filters: readonly CompiledFilter[];
+  /**
+   * Completion-time reads (table versions 8 and 9): the snapshot counts writes completed at or before this
+   * completion time (instead of `asOf`), see `SliceQuery.completedBy`.
+   */
+  completedBy?: string | undefined;
+  /**
+   * Completion-time incremental queries: the requested times of the writes that completed in the window; rows
+   * are kept when their commit time is one of them (instead of the `(from, asOf]` commit-time window).
+   */
+  incrementalCommitTimes?: ReadonlySet<string> | undefined;
 }
+
+/** How an incremental window is read: over completion times (table versions 8, 9) or requested times (6). */
+export type IncrementalRangeType = 'completionTime' | 'requestedTime';
 
 /** The plan: slices to read and the row-level rules to apply. */
 export interface ReadPlan {
   slices: FileSlice[];
-  /** Keep only rows whose commit time is in `(from, to]` (incremental queries). */
+  /** Keep only rows whose commit time is in `(from, to]` (incremental queries over requested times). */
   commitTimeRange: { from: string; to: string } | undefined;
+  /** Keep only rows whose commit time is one of these (incremental queries over completion times). */
+  commitTimes?: ReadonlySet<string> | undefined;
   /** Filters applied to merged rows. */
   filters: readonly CompiledFilter[];
 }
@@ -57,6 +72,8 @@ function unescapeSafety(text: string, leadingSegment: boolean): string | undefin
 export function partitionSegmentValues(config: TableConfig, segment: string): (string | null)[] | undefined {
   // Hudi writes null and '' as the default partition (a value spelled like it cannot be told apart).
   if (segment === DEFAULT_PARTITION_PATH) return [null, '', DEFAULT_PARTITION_PATH];
+  // Table versions 3 and 4 (Hudi 0.10/0.11) wrote null and '' as `default` (docs/hudi-format-v3-v5.md).
+  if (segment === config.defaultPartitionPath) return [null, '', segment];
   if (config.urlEncodePartitioning) {
     if (/%(?![0-9A-Fa-f]{2})/.test(segment)) return undefined;
     const value = unescapePathName(segment);
@@ -131,14 +148,16 @@ export function partitionMayMatch(config: TableConfig, partitionPath: string, fi
 /** Plan a read: pick slices from the view, prune partitions, restrict incremental reads to written groups. */
 export function planRead(config: TableConfig, view: FileSystemView, request: ReadRequest): ReadPlan {
   const partitionFilter = (p: string) => partitionMayMatch(config, p, request.filters);
-  let slices = view.latestSlices({ asOf: request.asOf, partitionFilter, baseFilesOnly: request.readOptimized });
+  let slices = view.latestSlices({ asOf: request.asOf, partitionFilter, baseFilesOnly: request.readOptimized, completedBy: request.completedBy });
   let commitTimeRange: ReadPlan['commitTimeRange'];
-  if (request.incrementalFrom !== undefined) {
+  let commitTimes: ReadPlan['commitTimes'];
+  if (request.incrementalFrom !== undefined || request.incrementalCommitTimes !== undefined) {
     const groups = request.incrementalGroups ?? new Set<string>();
     slices = slices.filter((s) => groups.has(fileGroupKey(s.partitionPath, s.fileId)));
-    commitTimeRange = { from: request.incrementalFrom, to: request.asOf ?? '99999999999999999' };
+    if (request.incrementalCommitTimes !== undefined) commitTimes = request.incrementalCommitTimes;
+    else commitTimeRange = { from: request.incrementalFrom as string, to: request.asOf ?? '99999999999999999' };
   }
-  return { slices, commitTimeRange, filters: request.filters };
+  return { slices, commitTimeRange, commitTimes, filters: request.filters };
 }
 
 /** Is a commit time inside an incremental window `(from, to]`? */
