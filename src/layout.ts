@@ -1,7 +1,7 @@
 // Every path inside a Hudi table (hudi-format.md §1), relative to the table root: hoodie.properties, the active
 // and archived timeline folders and their instant files, markers, heartbeats, the commit lock, lakelet's `.aux`
 // files and partition metadata. The one place a path is built; pure (strings in, strings out).
-import { instantFileName, type Action, type InstantState } from './timeline/instant.js';
+import { completedAction, instantFileName, type Action, type InstantState } from './timeline/instant.js';
 
 /** The table's metadata folder: everything that is not a data file lives below it. */
 export const HOODIE_DIR = '.hoodie';
@@ -78,6 +78,14 @@ export function timelineFilePath(table: TimelineLocation, fileName: string | { f
 /** Path of one state's timeline file of an instant (layout-1 names, see `instantFileName`). */
 export function instantFilePath(table: TimelineLocation, instantTime: string, action: Action, state: InstantState): string {
   return timelineFilePath(table, instantFileName(instantTime, action, state));
+}
+
+/**
+ * Path of a layout-2 (v8/v9) completed instant file `<t>_<c>.<completed action>` — requested time t, completion
+ * time c; a compaction completes as `commit`, a clustering as `replacecommit` (hudi-v9-write.md §1).
+ */
+export function completedInstantFilePath(table: TimelineLocation, instantTime: string, action: Action, completionTime: string): string {
+  return timelineFilePath(table, `${instantTime}_${completionTime}.${completedAction(action)}`);
 }
 
 /** Folder of every write's markers. */

@@ -1,5 +1,6 @@
-// Creating a v6 table's `.hoodie/hoodie.properties` (and each partition's `.hoodie_partition_metadata`) as
-// Java Hudi 0.14/0.15 writes them: Java-properties text, comment header, checksum (hudi-format.md §2, §12).
+// Creating a table's `.hoodie/hoodie.properties` (and each partition's `.hoodie_partition_metadata`) as Java
+// Hudi writes them — table version 6 as 0.14/0.15, 8 as 1.0 and 9 as 1.1 do for a table without a metadata
+// table: Java-properties text, comment header, checksum (hudi-format.md §2, §12; hudi-v9-write.md §2).
 import { invalidArgument } from '../errors.js';
 import { tableChecksum } from './checksum.js';
 import { formatProperties } from './properties.js';
@@ -11,6 +12,11 @@ export const DEFAULT_PAYLOAD_CLASS = 'org.apache.hudi.common.model.DefaultHoodie
 export const OVERWRITE_WITH_LATEST_PAYLOAD_CLASS = 'org.apache.hudi.common.model.OverwriteWithLatestAvroPayload';
 /** `hoodie.compaction.record.merger.strategy` of v6 tables (Hudi's default merger strategy id). */
 export const DEFAULT_MERGER_STRATEGY = 'eeb8d96f-b1e4-49fd-bbf8-28ac514178e5';
+/** `hoodie.record.merge.strategy.id` of v8 tables merged by commit time (Hudi's `COMMIT_TIME_BASED_MERGE_STRATEGY_UUID`). */
+export const COMMIT_TIME_MERGE_STRATEGY = 'ce9acb64-bde0-424c-9b91-f6ebba25356d';
+
+/** Table versions lakelet creates: 6 (Hudi 0.14/0.15, timeline layout 1), 8 (Hudi 1.0) and 9 (Hudi 1.1), layout 2. */
+export type CreatableTableVersion = 6 | 8 | 9;
 
 /** Options of {@link createTableProperties}. */
 export interface CreateTablePropertiesOptions {
@@ -21,12 +27,19 @@ export interface CreateTablePropertiesOptions {
   tableType: TableType;
   /** Record key fields (at least one). */
   recordKeyFields: readonly string[];
-  /** The ordering (precombine) field: none or one — v6 has a single `hoodie.table.precombine.field`. */
+  /** The ordering (precombine) field: none or one — v6 and v8 have a single `hoodie.table.precombine.field`. */
   orderingFields: readonly string[];
   /** Partition fields; empty for a non-partitioned table. */
   partitionFields: readonly string[];
-  /** `hoodie.table.keygenerator.class`, e.g. `org.apache.hudi.keygen.SimpleKeyGenerator`. */
+  /** `hoodie.table.keygenerator.class` (v6), e.g. `org.apache.hudi.keygen.SimpleKeyGenerator`. */
   keyGeneratorClass: string;
+  /**
+   * `hoodie.table.keygenerator.type` (v8/v9, which write the enum name instead of the class), e.g. `SIMPLE`,
+   * `COMPLEX`, `NON_PARTITION`, `TIMESTAMP`. Required for those versions.
+   */
+  keyGeneratorType?: string;
+  /** Table version (default 6). v8/v9 use timeline layout 2 with the `timeline` and `history` folders. */
+  tableVersion?: CreatableTableVersion;
   hiveStylePartitioning: boolean;
   urlEncodePartitioning: boolean;
   /** False → no `_hoodie_*` columns. */
@@ -57,7 +70,7 @@ export interface CreateTablePropertiesOptions {
 
 /** Keys `extra` must not override: they define the table's identity and format version. */
 const PROTECTED_KEYS = new Set([
-  'hoodie.table.name', 'hoodie.database.name', 'hoodie.table.type', 'hoodie.table.version', 'hoodie.timeline.layout.version',
+  'hoodie.table.name', 'hoodie.database.name', 'hoodie.table.type', 'hoodie.table.version', 'hoodie.timeline.layout.version', 'hoodie.table.initial.version',
   'hoodie.table.checksum', 'hoodie.table.metadata.partitions', 'hoodie.table.metadata.partitions.inflight',
 ]);
 
@@ -109,10 +122,11 @@ function schemaOf(createSchema: string | object): { text: string; fields: Set<st
 }
 
 /**
- * The text of a new v6 table's `hoodie.properties` (table version 6, timeline layout 1, parquet base files,
- * archived timeline in `archived`, metadata table off — no `hoodie.table.metadata.partitions`), with Java's
- * two comment lines, `:`/`=` escaped, and `hoodie.table.checksum` = crc32(`<db>.<name>`). It parses back
- * through `parseTableConfig` to the same settings. Bad options → `INVALID_ARGUMENT`.
+ * The text of a new table's `hoodie.properties` — table version 6 (timeline layout 1, parquet base files,
+ * archived timeline in `archived`) by default, or 8/9 (layout 2, see `layout2Properties`) — metadata table off
+ * (no `hoodie.table.metadata.partitions`), with Java's two comment lines, `:`/`=` escaped, and
+ * `hoodie.table.checksum` = crc32(`<db>.<name>`). It parses back through `parseTableConfig` to the same
+ * settings. Bad options → `INVALID_ARGUMENT`.
  */
 export function createTableProperties(options: CreateTablePropertiesOptions): string {
   const o = options;
@@ -122,7 +136,10 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   }
   if (o.tableType !== 'COPY_ON_WRITE' && o.tableType !== 'MERGE_ON_READ') throw invalidArgument(`table properties: unknown table type ${JSON.stringify(o.tableType)}`, { field: 'tableType', value: o.tableType });
   if (o.recordKeyFields.length === 0) throw invalidArgument('table properties: at least one record key field is needed', { field: 'recordKeyFields' });
-  if (o.orderingFields.length > 1) throw invalidArgument('table properties: a v6 table has at most one ordering (precombine) field', { field: 'orderingFields', value: o.orderingFields });
+  const version = o.tableVersion ?? 6;
+  if (version !== 6 && version !== 8 && version !== 9) throw invalidArgument(`table properties: table version ${JSON.stringify(version)} cannot be created (6, 8 or 9)`, { field: 'tableVersion', value: version });
+  if (o.orderingFields.length > 1 && version !== 9) throw invalidArgument(`table properties: a v${version} table has at most one ordering (precombine) field`, { field: 'orderingFields', value: o.orderingFields });
+  if (version !== 6 && (o.keyGeneratorType ?? '').trim() === '') throw invalidArgument(`table properties: a v${version} table needs keyGeneratorType`, { field: 'keyGeneratorType' });
   if (o.keyGeneratorClass.trim() === '') throw invalidArgument('table properties: keyGeneratorClass is empty', { field: 'keyGeneratorClass' });
   const tz = o.timelineTimezone ?? 'UTC';
   if (tz !== 'UTC') throw invalidArgument(`table properties: timeline timezone ${JSON.stringify(tz)} is not supported (UTC only)`, { field: 'timelineTimezone', value: tz });
@@ -137,6 +154,32 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   if (mode === 'CUSTOM' && o.payloadClass === undefined) throw invalidArgument('table properties: CUSTOM merge mode needs a payloadClass', { field: 'payloadClass' });
   const payload = o.payloadClass ?? (mode === 'EVENT_TIME_ORDERING' ? DEFAULT_PAYLOAD_CLASS : OVERWRITE_WITH_LATEST_PAYLOAD_CLASS);
 
+  const props = version === 6
+    ? v6Properties(o, { ordering, partitions, recordKeys, payload, mode, derivedMode, tz })
+    : layout2Properties(o, version, { ordering, partitions, recordKeys, payload, mode, tz });
+  if (schema) props.set('hoodie.table.create.schema', schema.text);
+  props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
+  for (const [k, v] of Object.entries(o.extra ?? {})) {
+    if (PROTECTED_KEYS.has(k)) throw invalidArgument(`table properties: extra cannot set ${k}`, { field: 'extra', value: k });
+    props.set(k, v);
+  }
+  const savedAt = o.savedAt ?? new Date();
+  return formatProperties(props, [`Properties saved on ${javaInstantString(savedAt)}`, javaDateString(savedAt)]);
+}
+
+/** What the property builders share: the checked field lists and the merge settings. */
+interface ResolvedProperties {
+  ordering: string;
+  partitions: string;
+  recordKeys: string;
+  payload: string;
+  mode: RecordMergeMode;
+  tz: string;
+}
+
+/** A v6 table's keys, in the order Hudi 0.14 writes them. */
+function v6Properties(o: CreateTablePropertiesOptions, r: ResolvedProperties & { derivedMode: RecordMergeMode }): Map<string, string> {
+  const { ordering, partitions, recordKeys, payload, mode, derivedMode, tz } = r;
   const props = new Map<string, string>();
   if (ordering !== '') props.set('hoodie.table.precombine.field', ordering);
   props.set('hoodie.datasource.write.drop.partition.columns', 'false');
@@ -157,14 +200,47 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
   props.set('hoodie.compaction.record.merger.strategy', DEFAULT_MERGER_STRATEGY);
   if (mode !== derivedMode) props.set('hoodie.record.merge.mode', mode);
   props.set('hoodie.table.timeline.timezone', tz);
-  if (schema) props.set('hoodie.table.create.schema', schema.text);
-  props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
-  for (const [k, v] of Object.entries(o.extra ?? {})) {
-    if (PROTECTED_KEYS.has(k)) throw invalidArgument(`table properties: extra cannot set ${k}`, { field: 'extra', value: k });
-    props.set(k, v);
+  return props;
+}
+
+/**
+ * A v8/v9 table's keys, in the order the Hudi 1.0/1.1 fixtures show them (`v8_nonpartitioned`,
+ * `v9_txns_simple_nometa`): no base file format or meta-fields key at their defaults, the key generator as its
+ * enum name, the merge mode always. v8 keeps the precombine field, payload class and merge strategy id; v9 has
+ * ordering fields, `hoodie.table.format=native`, and neither payload class nor strategy id for the standard
+ * modes (the v8→v9 upgrade moves exactly these). Plus lakelet's `hoodie.table.timeline.timezone=UTC`.
+ */
+function layout2Properties(o: CreateTablePropertiesOptions, version: 8 | 9, r: ResolvedProperties): Map<string, string> {
+  const { ordering, partitions, recordKeys, payload, mode, tz } = r;
+  const props = new Map<string, string>();
+  if (version === 8) props.set('hoodie.compaction.payload.class', payload);
+  props.set('hoodie.table.initial.version', String(version));
+  props.set('hoodie.table.keygenerator.type', (o.keyGeneratorType ?? '').trim());
+  props.set('hoodie.table.type', o.tableType);
+  if (version === 8 && ordering !== '') props.set('hoodie.table.precombine.field', ordering);
+  if (partitions !== '') props.set('hoodie.table.partition.fields', partitions);
+  props.set('hoodie.archivelog.folder', 'archived');
+  if (!o.populateMetaFields) props.set('hoodie.populate.meta.fields', 'false');
+  props.set('hoodie.timeline.layout.version', '2');
+  props.set('hoodie.timeline.history.path', 'history');
+  props.set('hoodie.datasource.write.drop.partition.columns', 'false');
+  if (version === 8) {
+    const strategy = mode === 'COMMIT_TIME_ORDERING' ? COMMIT_TIME_MERGE_STRATEGY : mode === 'EVENT_TIME_ORDERING' ? DEFAULT_MERGER_STRATEGY : undefined;
+    if (strategy) props.set('hoodie.record.merge.strategy.id', strategy);
   }
-  const savedAt = o.savedAt ?? new Date();
-  return formatProperties(props, [`Properties saved on ${javaInstantString(savedAt)}`, javaDateString(savedAt)]);
+  if (version === 9) props.set('hoodie.table.format', 'native');
+  props.set('hoodie.table.name', o.name);
+  props.set('hoodie.table.recordkey.fields', recordKeys);
+  props.set('hoodie.timeline.path', 'timeline');
+  if (version === 9 && ordering !== '') props.set('hoodie.table.ordering.fields', ordering);
+  if (version === 9 && mode === 'CUSTOM') props.set('hoodie.compaction.payload.class', payload);
+  props.set('hoodie.datasource.write.hive_style_partitioning', String(o.hiveStylePartitioning));
+  if (o.databaseName !== undefined) props.set('hoodie.database.name', o.databaseName);
+  props.set('hoodie.datasource.write.partitionpath.urlencode', String(o.urlEncodePartitioning));
+  props.set('hoodie.record.merge.mode', mode);
+  props.set('hoodie.table.version', String(version));
+  props.set('hoodie.table.timeline.timezone', tz);
+  return props;
 }
 
 /**

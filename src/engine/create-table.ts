@@ -1,7 +1,8 @@
-// Creating a table: a v6 (timeline layout 1) hoodie.properties with key, ordering and partition fields,
-// key generator, merge mode and (when given) the create schema, created atomically in an empty store.
+// Creating a table: a hoodie.properties of table version 6 (timeline layout 1, the default) or 8/9 (layout 2,
+// no metadata table) with key, ordering and partition fields, key generator, merge mode and (when given) the
+// create schema, created atomically in an empty store.
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
-import { createTableProperties } from '../config/table-properties.js';
+import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson } from '../format/avro/schema.js';
 import { normalizeUserSchema } from '../schema/user-schema.js';
@@ -40,6 +41,12 @@ export interface TableDefinition {
   schema?: unknown;
   /** Default: event-time ordering with an ordering field, commit-time ordering without. */
   recordMergeMode?: RecordMergeMode;
+  /**
+   * Hudi table version (default 6: the version every engine reads, Trino and Athena included). 8 (Hudi 1.0) and
+   * 9 (Hudi 1.1) use timeline layout 2 (`.hoodie/timeline/`, completion times in the file names, Avro instant
+   * files) and are created without a metadata table.
+   */
+  tableVersion?: CreatableTableVersion;
 }
 
 /** Options of `createTable`. Write options given here become the table's defaults for every write. */
@@ -48,7 +55,7 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
 /** Every key of {@link TableDefinition}: the compiler fails here when a table option is added without it. */
 const TABLE_DEFINITION_KEYS = {
   name: true, databaseName: true, type: true, recordKey: true, orderingField: true, partitionBy: true, hiveStylePartitioning: true,
-  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true,
+  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true, tableVersion: true,
 } satisfies Record<keyof TableDefinition, true>;
 
 /** The write defaults among `createTable`'s options: everything that does not define the table. */
@@ -106,6 +113,8 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     orderingFields: options.orderingField ? [options.orderingField] : [],
     partitionFields,
     keyGeneratorClass: keyGeneratorClassName(kind),
+    keyGeneratorType: kind,
+    ...(options.tableVersion !== undefined ? { tableVersion: options.tableVersion } : {}),
     hiveStylePartitioning: options.hiveStylePartitioning ?? true,
     urlEncodePartitioning: options.urlEncodePartitioning ?? false,
     populateMetaFields: true,

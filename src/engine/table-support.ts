@@ -1,6 +1,7 @@
 // "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
-// lakelet writes table version 6 (timeline layout 1), parquet, without a metadata table, CDC or partial
-// updates, merging by event time or commit time; anything else is refused with UNSUPPORTED naming the property.
+// lakelet writes table versions 6 (timeline layout 1), 8 and 9 (layout 2; Hudi 1.0/1.1), parquet, without a
+// metadata table, CDC or partial updates, merging by event time or commit time (v8: by payload class and merge
+// strategy id; v9: by merge mode alone); anything else is refused with UNSUPPORTED naming the property.
 // The one opt-in: disabling a v6 table's metadata table as Hudi's writer does with `hoodie.metadata.enable=false`.
 import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
@@ -20,6 +21,9 @@ export interface TableSupportProblem {
   reason: string;
 }
 
+/** Table versions lakelet writes: 6 (timeline layout 1) and 8, 9 (layout 2) without a metadata table. */
+const WRITABLE_VERSIONS: ReadonlySet<number> = new Set([6, 8, 9]);
+
 /** Payload classes whose merge lakelet implements (by ordering value, or the latest write). */
 const KNOWN_PAYLOADS = new Set([
   'org.apache.hudi.common.model.DefaultHoodieRecordPayload',
@@ -35,8 +39,13 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
   const get = (k: string): string => (props.get(k) ?? '').trim();
   const out: TableSupportProblem[] = [];
   const add = (property: string, value: string, reason: string) => out.push({ property, value, reason });
-  if (config.version !== 6) add('hoodie.table.version', String(config.version), 'lakelet writes table version 6 only (the Hudi 1.x writer is not implemented)');
-  if (config.timelineLayoutVersion !== 1) add('hoodie.timeline.layout.version', String(config.timelineLayoutVersion), 'lakelet writes timeline layout 1 only');
+  if (!WRITABLE_VERSIONS.has(config.version)) add('hoodie.table.version', String(config.version), 'lakelet writes table versions 6, 8 and 9 only');
+  const layout = config.version >= 8 ? 2 : 1;
+  if (config.timelineLayoutVersion !== layout) add('hoodie.timeline.layout.version', String(config.timelineLayoutVersion), `lakelet writes table version ${config.version} with timeline layout ${layout} only`);
+  if (config.version >= 9) {
+    const tableFormat = get('hoodie.table.format');
+    if (tableFormat !== '' && tableFormat.toLowerCase() !== 'native') add('hoodie.table.format', tableFormat, 'lakelet writes Hudi\'s native table format only');
+  }
   const mdt = get('hoodie.table.metadata.partitions');
   if (mdt !== '') add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it');
   const mdtInflight = get('hoodie.table.metadata.partitions.inflight');

@@ -1,5 +1,5 @@
 // Opening and creating tables: `openTable` reads a table at the root of a store; `createTable` writes a new
-// v6 table's hoodie.properties and opens it with the write options it was given as the defaults of its writes.
+// table's hoodie.properties (table version 6 by default, 8 or 9 on request) and opens it with the write options it was given as the defaults of its writes.
 import { parseTableConfig } from '../config/table-config.js';
 import { createTableFiles, writeDefaultsOf, type CreateTableOptions } from '../engine/create-table.js';
 import { PROPERTIES_PATH } from '../layout.js';
@@ -12,7 +12,7 @@ export function openTable(storage: Storage): Promise<Table> {
 }
 
 /**
- * Create a Hudi table (table version 6) in an empty `storage` and open it. Write options in `options`
+ * Create a Hudi table (table version 6, or `options.tableVersion` 8 or 9) in an empty `storage` and open it. Write options in `options`
  * (index, file sizing, codec, …) become the defaults of every write through the returned object.
  */
 export async function createTable(storage: Storage, options: CreateTableOptions): Promise<Table> {

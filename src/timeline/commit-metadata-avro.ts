@@ -3,28 +3,74 @@
 // schemas Hudi 1.x embeds (hudi-v9-write.md §1, hudi-format.md §3.3–3.4), and the layout-2 requested replace plan.
 // The layout dispatchers at the end pick JSON (layout 1) or Avro (layout 2) for a table.
 import { writeAvroContainer } from '../format/avro/container.js';
-import { COMMIT_METADATA_AVRO_SCHEMA, REPLACE_COMMIT_METADATA_AVRO_SCHEMA } from './archived-timeline.js';
 import { REQUESTED_REPLACE_METADATA_SCHEMA } from './avro-schemas.js';
 import { serializeCommitMetadata, serializeWorkloadProfile, type CommitMetadataInput, type StringKeyed, type WorkloadProfile, type WriteStatInput } from './commit-metadata-writer.js';
 import { serializeRequestedReplaceMetadata, type RequestedReplaceMetadata } from './replace-metadata.js';
 import type { TimelineAvroOptions } from './rollback-metadata.js';
 
 const STR = { type: 'string', 'avro.java.string': 'String' } as const;
+const OPT_STR = ['null', STR] as const;
+const OPT_LONG = ['null', 'long'] as const;
+const n = (name: string, type: unknown) => ({ name, type, default: null });
 
-/** The `HoodieWriteStat` record as the standalone commit files define it (inside `HoodieCommitMetadata`). */
-const WRITE_STAT_SCHEMA = COMMIT_METADATA_AVRO_SCHEMA.fields[0].type[1].values.items;
+/** `HoodieWriteStat` as Hudi 1.x's commit files define it (inside `HoodieCommitMetadata`, field order kept). */
+const WRITE_STAT_SCHEMA = {
+  type: 'record',
+  name: 'HoodieWriteStat',
+  fields: [
+    n('fileId', OPT_STR), n('path', OPT_STR), n('prevCommit', OPT_STR), n('numWrites', OPT_LONG), n('numDeletes', OPT_LONG),
+    n('numUpdateWrites', OPT_LONG), n('totalWriteBytes', OPT_LONG), n('totalWriteErrors', OPT_LONG), n('partitionPath', OPT_STR),
+    n('totalLogRecords', OPT_LONG), n('totalLogFiles', OPT_LONG), n('totalUpdatedRecordsCompacted', OPT_LONG), n('numInserts', OPT_LONG),
+    n('totalLogBlocks', OPT_LONG), n('totalCorruptLogBlock', OPT_LONG), n('totalRollbackBlocks', OPT_LONG), n('fileSizeInBytes', OPT_LONG),
+    n('logVersion', ['null', 'int']), n('logOffset', OPT_LONG), n('baseFile', OPT_STR),
+    n('logFiles', ['null', { type: 'array', items: STR, default: null }]),
+    n('cdcStats', ['null', { type: 'map', values: 'long', 'avro.java.string': 'String', default: null }]),
+    n('prevBaseFile', OPT_STR), n('minEventTime', OPT_LONG), n('maxEventTime', OPT_LONG),
+    n('runtimeStats', ['null', {
+      type: 'record',
+      name: 'HoodieRuntimeStats',
+      fields: [n('totalScanTime', OPT_LONG), n('totalCreateTime', OPT_LONG), n('totalUpsertTime', OPT_LONG)],
+    }]),
+    n('totalLogFilesCompacted', OPT_LONG), n('totalLogReadTimeMs', OPT_LONG), n('totalLogSizeCompacted', OPT_LONG), n('tempPath', OPT_STR),
+    n('numUpdates', OPT_LONG),
+  ],
+} as const;
 
 /**
- * `HoodieReplaceCommitMetadata` as a completed `<t>_<c>.replacecommit` of a v8/v9 table embeds it: the
- * archived-entry form with `HoodieWriteStat` defined in place (a standalone file has no earlier definition), and
- * no `default` inside the extraMetadata map, as Hudi 1.x writes it.
+ * `HoodieCommitMetadata` as a completed `<t>_<c>.commit` / `.deltacommit` and every inflight workload profile of a
+ * v8/v9 table embed it (the same string in Hudi 1.0 and 1.1; built from Hudi's HoodieCommitMetadata.avsc as Java
+ * renders it, checked against the fixtures' files).
+ */
+export const COMMIT_METADATA_FILE_SCHEMA = {
+  type: 'record',
+  name: 'HoodieCommitMetadata',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    n('partitionToWriteStats', ['null', { type: 'map', values: { type: 'array', items: WRITE_STAT_SCHEMA }, 'avro.java.string': 'String' }]),
+    n('compacted', ['null', 'boolean']),
+    n('extraMetadata', ['null', { type: 'map', values: STR, 'avro.java.string': 'String', default: null }]),
+    { name: 'version', type: ['int', 'null'], default: 1 },
+    n('operationType', OPT_STR),
+  ],
+} as const;
+
+/**
+ * `HoodieReplaceCommitMetadata` as a completed `<t>_<c>.replacecommit` of a v8/v9 table embeds it: the commit
+ * metadata's fields (but no `default` inside the extraMetadata map) and `partitionToReplaceFileIds`.
  */
 export const REPLACE_COMMIT_METADATA_FILE_SCHEMA = {
-  ...REPLACE_COMMIT_METADATA_AVRO_SCHEMA,
-  fields: REPLACE_COMMIT_METADATA_AVRO_SCHEMA.fields.map((f) =>
-    f.name === 'partitionToWriteStats' ? { ...f, type: ['null', { type: 'map', values: { type: 'array', items: WRITE_STAT_SCHEMA }, 'avro.java.string': 'String' }] } : f,
-  ),
-};
+  type: 'record',
+  name: 'HoodieReplaceCommitMetadata',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    n('partitionToWriteStats', ['null', { type: 'map', values: { type: 'array', items: WRITE_STAT_SCHEMA }, 'avro.java.string': 'String' }]),
+    n('compacted', ['null', 'boolean']),
+    n('extraMetadata', ['null', { type: 'map', values: STR, 'avro.java.string': 'String' }]),
+    { name: 'version', type: ['int', 'null'], default: 1 },
+    n('operationType', OPT_STR),
+    n('partitionToReplaceFileIds', ['null', { type: 'map', values: { type: 'array', items: STR }, 'avro.java.string': 'String' }]),
+  ],
+} as const;
 
 type SchemaField = { name: string; type: unknown; default?: unknown; doc?: string };
 type SchemaRecord = { type: 'record'; name: string; namespace?: string; fields: readonly SchemaField[] };
@@ -46,7 +92,7 @@ export const REQUESTED_REPLACE_METADATA_V2_SCHEMA: SchemaRecord = (() => {
   };
 })();
 
-const COMMIT_JSON = JSON.stringify(COMMIT_METADATA_AVRO_SCHEMA);
+const COMMIT_JSON = JSON.stringify(COMMIT_METADATA_FILE_SCHEMA);
 const REPLACE_JSON = JSON.stringify(REPLACE_COMMIT_METADATA_FILE_SCHEMA);
 const REQUESTED_REPLACE_JSON = JSON.stringify(REQUESTED_REPLACE_METADATA_V2_SCHEMA);
 

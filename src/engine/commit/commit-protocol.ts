@@ -7,7 +7,6 @@ import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { markerDir, parseMarkerPath, timelineFilePath } from '../../layout.js';
 import { compareInstantTimes, type Action } from '../../timeline/instant.js';
-import { nextInstantTime } from '../../timeline/instant-time.js';
 import type { TableState } from '../table-state.js';
 import { loadTimeline } from '../table-state.js';
 import { withCommitLock } from './commit-lock.js';
@@ -15,7 +14,7 @@ import { rollbackOf } from '../services/rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from '../clock.js';
 import { compactionInstants, compactionPlanGroups } from '../services/pending-compactions.js';
-import { requestInstant } from './instant-request.js';
+import { mintInstantTime, requestInstant } from './instant-request.js';
 import { instantTransition, type InstantTransition } from './transitions.js';
 
 /** A write in progress. */
@@ -41,9 +40,7 @@ export interface InflightWrite {
  */
 export function newInstantTime(state: TableState, now: Date | Clock = systemClock): string {
   if (!(now instanceof Date)) now = new Date(now.now());
-  let latest: string | undefined;
-  for (const i of state.timeline.instants) if (latest === undefined || compareInstantTimes(i.requestedTime, latest) > 0) latest = i.requestedTime;
-  return nextInstantTime(latest, now);
+  return mintInstantTime(state.config, state.timeline.files, now);
 }
 
 /**
@@ -151,9 +148,9 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
     }
   }
   const transition = writeTransition(storage, state, write);
-  const completed = transition.path('COMPLETED');
   await lockHeld();
-  if (!(await transition.complete(metadata))) {
+  if (!(await transition.complete(metadata, { clock: write.clock }))) {
+    const completed = (await transition.completedPath()) ?? write.instantTime;
     throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
   }
 }

@@ -1,11 +1,18 @@
 // Timeline transitions of any action (hudi-format.md §3.2): requested → inflight → completed, each a timeline
 // file named by timeline/instant.ts at a path from layout.ts. A create is atomic (writeIfAbsent) where the
 // protocol needs one winner, and a create whose answer was lost after it took effect is recognised as ours.
+// Layout 2 (v8/v9) names the completed file `<t>_<c>.<action>` by its completion time c, minted from the clock
+// when the file is written (later than every time on the timeline, hudi-v9-write.md §1); it is found by listing.
 import type { TableConfig } from '../../config/table-config.js';
-import { instantFilePath, type TimelineLocation } from '../../layout.js';
+import { LakeletError } from '../../errors.js';
+import { baseName, completedInstantFilePath, instantFilePath, timelineFilePath, type TimelineLocation } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
-import type { Action, InstantState } from '../../timeline/instant.js';
-import { requestInstant, type RequestInstantOptions } from './instant-request.js';
+import { completedAction, parseInstantFileName, type Action, type InstantState } from '../../timeline/instant.js';
+import { systemClock, type Clock } from '../clock.js';
+import { completionTimeFor, requestInstant, type RequestInstantOptions } from './instant-request.js';
+
+/** Where an instant's files live: the timeline folder and, for layout 2, the layout (a `TableConfig` fits). */
+export type TransitionLocation = TimelineLocation & { timelineLayoutVersion?: number };
 
 /** How a transition writes its timeline file. */
 export interface TransitionWriteOptions {
@@ -20,22 +27,45 @@ export interface TransitionWriteOptions {
    * `same-bytes` — it holds exactly these bytes. Unset: the error propagates.
    */
   landed?: 'exists' | 'same-bytes';
+  /** Layout 2: the clock the completion time is read from (default the system clock). */
+  clock?: Clock;
 }
 
 const EMPTY = new Uint8Array(0);
 
-/** The timeline files of one instant (layout 1), and the steps that write, check and remove them. */
+/** The timeline files of one instant, and the steps that write, check and remove them. */
 export class InstantTransition {
   constructor(
     readonly storage: Storage,
-    readonly table: TimelineLocation,
+    readonly table: TransitionLocation,
     readonly instantTime: string,
     readonly action: Action,
   ) {}
 
-  /** Path of the instant's file in `state` (`<t>.<action>.requested`, `<t>.inflight`, `<t>.commit` for a compaction…). */
+  /** True on a layout-2 timeline (completed files named by their completion time). */
+  get layout2(): boolean {
+    return this.table.timelineLayoutVersion === 2;
+  }
+
+  /**
+   * Path of the instant's file in `state` (`<t>.<action>.requested`, `<t>.inflight`, `<t>.commit` for a
+   * compaction…). On layout 2 the completed file's name holds its completion time: use {@link completedPath}.
+   */
   path(state: InstantState): string {
+    if (state === 'COMPLETED' && this.layout2) throw new LakeletError('INVALID_ARGUMENT', `timeline: the completed file of ${this.instantTime} on a layout-2 timeline is found by listing (completedPath)`, { instant: this.instantTime });
     return instantFilePath(this.table, this.instantTime, this.action, state);
+  }
+
+  /** Path of the completed file, if there is one (layout 1: when it exists; layout 2: found by listing the timeline). */
+  async completedPath(): Promise<string | undefined> {
+    if (!this.layout2) return (await this.exists('COMPLETED')) ? this.path('COMPLETED') : undefined;
+    const action = completedAction(this.action);
+    for (const f of await this.storage.list(this.table.timelinePath)) {
+      if (f.kind !== 'file') continue;
+      const i = parseInstantFileName(baseName(f.path));
+      if (i && i.state === 'COMPLETED' && i.requestedTime === this.instantTime && i.action === action) return timelineFilePath(this.table, i.fileName);
+    }
+    return undefined;
   }
 
   /** Write the requested file (the plan). True when written — false when `create` found it already there. */
@@ -60,6 +90,7 @@ export class InstantTransition {
   /** Is the file of `state` there? (False when the store cannot tell.) */
   async exists(state: InstantState): Promise<boolean> {
     try {
+      if (state === 'COMPLETED' && this.layout2) return (await this.completedPath()) !== undefined;
       await this.storage.head(this.path(state));
       return true;
     } catch {
@@ -70,7 +101,9 @@ export class InstantTransition {
   /** Does the file of `state` hold exactly `bytes`? (False when it cannot be read.) */
   async holds(state: InstantState, bytes: Uint8Array): Promise<boolean> {
     try {
-      const found = await this.storage.read(this.path(state));
+      const path = state === 'COMPLETED' && this.layout2 ? await this.completedPath() : this.path(state);
+      if (path === undefined) return false;
+      const found = await this.storage.read(path);
       return found.length === bytes.length && found.every((b, i) => b === bytes[i]);
     } catch {
       return false;
@@ -79,10 +112,37 @@ export class InstantTransition {
 
   /** Delete the files of `states`, in the order given (idempotent). */
   async remove(...states: InstantState[]): Promise<void> {
-    for (const state of states) await this.storage.delete(this.path(state));
+    for (const state of states) {
+      const path = state === 'COMPLETED' && this.layout2 ? await this.completedPath() : this.path(state);
+      if (path !== undefined) await this.storage.delete(path);
+    }
+  }
+
+  /**
+   * Layout 2: write the completed file `<t>_<c>.<action>`, c minted now. `create`: false when a completed file
+   * is there already; `overwrite` rewrites the one there (a re-run), else creates it.
+   */
+  private async putCompleted(bytes: Uint8Array, options: TransitionWriteOptions): Promise<boolean> {
+    const existing = await this.completedPath();
+    if (existing !== undefined) {
+      if (options.mode !== 'overwrite') return false;
+      await this.storage.write(existing, bytes);
+      return true;
+    }
+    const timeline = (await this.storage.list(this.table.timelinePath)).map((f) => parseInstantFileName(baseName(f.path))).filter((i) => i !== undefined);
+    const completion = completionTimeFor(this.instantTime, timeline, new Date((options.clock ?? systemClock).now()));
+    const path = completedInstantFilePath(this.table, this.instantTime, this.action, completion);
+    try {
+      return await this.storage.writeIfAbsent(path, bytes);
+    } catch (err) {
+      if (options.landed === 'exists' && (await this.exists('COMPLETED'))) return true;
+      if (options.landed === 'same-bytes' && (await this.holds('COMPLETED', bytes))) return true;
+      throw err;
+    }
   }
 
   private async put(state: InstantState, bytes: Uint8Array, options: TransitionWriteOptions): Promise<boolean> {
+    if (state === 'COMPLETED' && this.layout2) return this.putCompleted(bytes, options);
     const path = this.path(state);
     if (options.mode === 'overwrite') {
       await this.storage.write(path, bytes);
@@ -99,7 +159,7 @@ export class InstantTransition {
 }
 
 /** The transitions of the instant `instantTime` of `action` on the timeline of `table`. */
-export function instantTransition(storage: Storage, table: TimelineLocation, instantTime: string, action: Action): InstantTransition {
+export function instantTransition(storage: Storage, table: TransitionLocation, instantTime: string, action: Action): InstantTransition {
   return new InstantTransition(storage, table, instantTime, action);
 }
 

@@ -10,7 +10,8 @@ import { withoutMetaFields } from '../../schema/table-schema.js';
 import { orderingSpec } from '../../merge/ordering.js';
 import { planCompaction, type CompactionTrigger } from '../../plan/compaction-schedule.js';
 import type { Storage } from '../../storage/storage.js';
-import { serializeCommitMetadata, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
 import { WRITE_ACTIONS } from '../../timeline/instant.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
@@ -172,7 +173,7 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
     records += stat.numWrites;
     logs += op.deltaFilePaths.length;
   }
-  const metadata = serializeCommitMetadata({
+  const metadata = commitMetadataBytes(config.timelineLayoutVersion, {
     partitionToWriteStats: stats,
     compacted: true,
     extraMetadata: { schema: avroSchemaJson(withoutMetaFields(schema)) },
@@ -191,7 +192,7 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
     await held();
     // A create whose acknowledgement was lost (it throws, yet the file is there) is ours: only the holder of
     // the plan and the commit lock creates it.
-    if (!(await transition.complete(metadata, { landed: 'exists' }))) {
+    if (!(await transition.complete(metadata, { landed: 'exists', clock }))) {
       throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
     }
   }, { ownerGone, clock });
@@ -271,6 +272,7 @@ async function compactOperation(
   return {
     ...written.stat,
     prevCommit: op.baseInstantTime,
+    prevBaseFile: op.dataFilePath ?? undefined,
     totalLogFilesCompacted: op.deltaFilePaths.length,
     totalLogSizeCompacted: op.metrics.TOTAL_LOG_FILES_SIZE ?? 0,
     totalUpdatedRecordsCompacted: written.stat.numWrites,

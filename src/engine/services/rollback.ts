@@ -1,7 +1,8 @@
 // Rollback (hudi-format.md §4.3, §12.8): undoes a failed (pending) write or the latest completed one —
 // plan as `<r>.rollback.requested`, the write made invisible first, its base files deleted, a rollback
-// COMMAND block written in a new log version for every log file it wrote (merge-on-read, as Hudi does),
-// its timeline files removed, then `<r>.rollback` completed. Interrupted rollbacks are finished later.
+// COMMAND block written in a new log version for every log file it wrote (merge-on-read v6, as Hudi does; v8/v9
+// logs are the write's own files and are deleted instead), its timeline files removed, then `<r>.rollback`
+// completed. Interrupted rollbacks are finished later.
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { logFileName, parseLogFileName } from '../../file-group/file-names.js';
 import { baseName, heartbeatPath, HEARTBEAT_DIR, instantFilePath, MARKERS_DIR, parentPath, partitionFilePath, timelineFilePath } from '../../layout.js';
@@ -38,7 +39,12 @@ async function targetsOf(state: TableState, target: Instant): Promise<RollbackTa
   const marked = await markedFiles(state.storage, target.requestedTime);
   const path = timelineFilePath(state.config, target);
   const metadata = target.state === 'COMPLETED' ? parseCommitMetadata(await state.storage.read(path), path) : undefined;
-  return rollbackTargets(target, marked, metadata);
+  const targets = rollbackTargets(target, marked, metadata);
+  if (state.config.timelineLayoutVersion !== 2) return targets;
+  // v8/v9 logs are named after the deltacommit that wrote them and hold only its blocks: deleted like its base
+  // files, no command block (hudi-v9-write.md §3, fixture v9_nonpartitioned_rollback).
+  const own = (f: string) => parseLogFileName(baseName(f))?.instantTime === target.requestedTime;
+  return { baseFiles: [...targets.baseFiles, ...targets.logFiles.filter(own)].sort(), logFiles: targets.logFiles.filter((f) => !own(f)) };
 }
 
 /** Write a rollback command block as the next log version of each log file's slice; returns the new paths. */
@@ -130,7 +136,7 @@ async function finishRollback(state: TableState, rollbackTime: string, target: {
     partitionMetadata: byPartition,
     instantsRollback: [{ commitTime: target.requestedTime, action: target.action }],
   });
-  await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite' });
+  await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite', clock });
   return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }
 

@@ -3,7 +3,7 @@
 // never complete, even when a stalled writer recreated some of its timeline files afterwards.
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
-import { instantFilePath } from '../../layout.js';
+import { instantFilePath, timelineFilePath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import { parseRollbackMetadata, parseRollbackPlan } from '../../timeline/rollback-metadata.js';
@@ -24,7 +24,7 @@ export async function rollbackOf(storage: Storage, config: TableConfig, timeline
       if (!isLakeletError(err, 'NOT_FOUND') || r.state !== 'COMPLETED') throw err;
     }
     // A completed rollback whose plan is gone: its metadata names what it undid.
-    const done = instantFilePath(config, r.requestedTime, 'rollback', 'COMPLETED');
+    const done = timelineFilePath(config, r);
     if (parseRollbackMetadata(await storage.read(done), done).commitsRollback.includes(instantTime)) return r.requestedTime;
   }
   return undefined;

@@ -25,7 +25,10 @@ export interface LogAppendInput {
   taskId: number;
   partitionPath: string;
   fileId: string;
-  /** The slice the log belongs to (v6 log names carry it). */
+  /**
+   * The instant in the log's name, also its stat's `prevCommit`: the slice's base instant (v6), or the writing
+   * deltacommit itself (v8/v9).
+   */
   baseInstantTime: string;
   /** The slice's base file name ('' for a log-only slice). */
   baseFileName: string;
@@ -43,7 +46,8 @@ export interface LogAppendInput {
 /** Write the group's changes as a new log file. */
 export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
   // v6 log names carry the slice's base instant, not the writer's: the write token (task-stage-attempt)
-  // takes the writer's instant as its stage, so concurrent writers never pick the same file name.
+  // takes the writer's instant as its stage, so concurrent writers never pick the same file name. (v8/v9 names
+  // carry the writer's instant: unique by themselves.)
   const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
   const path = partitionFilePath(input.partitionPath, name);
   const schemaJson = avroSchemaJson(input.schema);

@@ -65,17 +65,21 @@ export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResul
     const groupUpdates = ctx.updates.get(key);
     if (isMor && slice && groupUpdates && groupUpdates.size > 0) {
       const pending = ctx.pendingCompactions.get(key);
+      // v6 names a log after its slice's base instant (a pending compaction's for the slice it starts) and adds
+      // a version; v8/v9 name every log after the deltacommit writing it, always version 1, baseFile "" and
+      // only itself in logFiles (hudi-v9-write.md §3): the reader attaches it to a slice by completion time.
+      const layout2 = config.timelineLayoutVersion === 2;
       const baseInstantTime = pending ?? slice.baseInstantTime;
-      const previous = allLogs.filter((l) => l.fileId === slice.fileId && l.partitionPath === slice.partitionPath && l.instantTime === baseInstantTime).map((l) => l.name).sort();
+      const previous = layout2 ? [] : allLogs.filter((l) => l.fileId === slice.fileId && l.partitionPath === slice.partitionPath && l.instantTime === baseInstantTime).map((l) => l.name).sort();
       return appendLog({
         storage,
         instantTime,
         taskId,
         partitionPath: bucket.partitionPath,
         fileId: bucket.fileId,
-        baseInstantTime,
-        baseFileName: pending ? '' : slice.baseFile?.name ?? '',
-        version: nextLogVersion(allLogs.filter((l) => l.partitionPath === slice.partitionPath), slice.fileId, baseInstantTime),
+        baseInstantTime: layout2 ? instantTime : baseInstantTime,
+        baseFileName: pending || layout2 ? '' : slice.baseFile?.name ?? '',
+        version: layout2 ? 1 : nextLogVersion(allLogs.filter((l) => l.partitionPath === slice.partitionPath), slice.fileId, baseInstantTime),
         previousLogFiles: previous,
         records: [...groupUpdates.values()],
         schema: ctx.schema,

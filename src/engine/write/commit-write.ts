@@ -3,7 +3,8 @@
 // a completed file that landed with its acknowledgement lost counts as committed. Then the write's result.
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
 import { LakeletError } from '../../errors.js';
-import { serializeCommitMetadata, type WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
+import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
 import { completeWrite, writeTransition, type InflightWrite } from '../commit/commit-protocol.js';
 import { heartbeatExpired } from '../commit/heartbeat.js';
 import type { WriteWarning } from '../services/post-commit.js';
@@ -46,7 +47,7 @@ export async function commitWrite(state: TableState, inflight: InflightWrite, co
   const partitionToWriteStats = new Map<string, WriteStatInput[]>();
   for (const r of commit.results) partitionToWriteStats.set(r.stat.partitionPath, [...(partitionToWriteStats.get(r.stat.partitionPath) ?? []), r.stat]);
   if (commit.operation === 'DELETE_PARTITION') for (const p of commit.replaced.keys()) if (!partitionToWriteStats.has(p)) partitionToWriteStats.set(p, []);
-  const metadata = serializeCommitMetadata({
+  const metadata = commitMetadataBytes(state.config.timelineLayoutVersion, {
     partitionToWriteStats,
     partitionToReplaceFileIds: isReplaceOperation(commit.operation) ? new Map([...commit.replaced].map(([p, ids]) => [p, [...ids]])) : undefined,
     compacted: false,
@@ -87,10 +88,5 @@ export function writeResult(instant: string, commit: WriteCommit, warnings: Writ
 
 /** Does this write's completed instant file exist? (Only this writer creates it: its instant is its own.) */
 async function completedFileExists(state: TableState, inflight: InflightWrite): Promise<boolean> {
-  try {
-    await state.storage.head(writeTransition(state.storage, state, inflight).path('COMPLETED'));
-    return true;
-  } catch {
-    return false;
-  }
+  return writeTransition(state.storage, state, inflight).exists('COMPLETED');
 }

@@ -6,7 +6,7 @@ import type { TaggedRecords } from '../../index/tagging.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import { SORT_KERNEL_MIN_RECORDS, sortByPartitionAndKey } from '../../merge/sort-records.js';
 import { planWorkload, type WorkloadPlan } from '../../plan/workload.js';
-import { serializeWorkloadProfile } from '../../timeline/commit-metadata-writer.js';
+import { workloadProfileBytes } from '../../timeline/commit-metadata-avro.js';
 import { markInflight, type InflightWrite } from '../commit/commit-protocol.js';
 import { mainThreadKernels } from '../kernels.js';
 import { pendingCompactionGroups } from '../services/pending-compactions.js';
@@ -31,7 +31,7 @@ export async function profileAndBucket(state: TableState, inflight: InflightWrit
   const pendingCompactions = config.tableType === 'MERGE_ON_READ' ? await pendingCompactionGroups(state) : new Map<string, string>();
   const sizing = { ...options, recordSizeEstimate: await averageRecordSize(state, options.smallFileLimit, options.recordSizeEstimate) };
   const plan = planWorkload({ operation: op, tableType: config.tableType, slices, updates: tagged.updates, inserts: tagged.inserts, pendingCompactions, sizing, newFileId: () => `${crypto.randomUUID()}-0` });
-  await markInflight(state, inflight, serializeWorkloadProfile(plan.profile));
+  await markInflight(state, inflight, workloadProfileBytes(config.timelineLayoutVersion, plan.profile));
   return { plan, pendingCompactions };
 }
 

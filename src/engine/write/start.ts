@@ -2,7 +2,7 @@
 // it, interrupted restores finished, interrupted savepoints dropped, failed writes rolled back — and, once the
 // records are built, the commit started: a fresh instant requested under the commit lock, with its heartbeat.
 import { LakeletError } from '../../errors.js';
-import { serializeRequestedReplaceMetadata } from '../../timeline/replace-metadata.js';
+import { requestedReplaceBytes } from '../../timeline/commit-metadata-avro.js';
 import { startWrite, type InflightWrite } from '../commit/commit-protocol.js';
 import type { EngineContext } from '../context.js';
 import { finishPendingRestores } from '../services/restore.js';
@@ -38,6 +38,6 @@ export async function prepareTable(ctx: EngineContext, options: ResolvedWriteOpt
 
 /** Start the commit: `<t>.<action>.requested` (an empty replace plan for overwrites) and the heartbeat. */
 export function startCommit(state: TableState, op: WriteOperation, options: ResolvedWriteOptions, now: Date | undefined): Promise<InflightWrite> {
-  const requested = isReplaceOperation(op) ? serializeRequestedReplaceMetadata({}) : new Uint8Array(0);
+  const requested = isReplaceOperation(op) ? requestedReplaceBytes(state.config.timelineLayoutVersion) : new Uint8Array(0);
   return startWrite(state, commitAction(op, state.config), requested, now, options.clock, options.heartbeatTimeoutMs);
 }
