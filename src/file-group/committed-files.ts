@@ -71,6 +71,8 @@ export interface LiveFileCheck {
   chosen: ReadonlyMap<string, FileSlice>;
   replaced: ReadonlySet<string>;
   asOf: string | undefined;
+  /** Completion-time reads: which writes count (replaces the `asOf` comparison when given). */
+  visible?: ((writtenBy: string) => boolean) | undefined;
   partitionFilter: ((partitionPath: string) => boolean) | undefined;
   /** Read-optimized: only base files matter. */
   baseFilesOnly: boolean;
@@ -85,7 +87,7 @@ export function checkLiveFiles(c: LiveFileCheck): void {
   const missing: string[] = [];
   for (const [key, g] of c.expected) {
     if (c.replaced.has(key) || (c.partitionFilter && !c.partitionFilter(g.partitionPath))) continue;
-    const inRange = (f: ExpectedFile) => c.asOf === undefined || !newer(f.writtenBy, c.asOf);
+    const inRange = (f: ExpectedFile) => (c.visible ? c.visible(f.writtenBy) : c.asOf === undefined || !newer(f.writtenBy, c.asOf));
     let latest: ExpectedFile | undefined;
     for (const b of g.bases) if (inRange(b) && (!latest || newer(b.sliceTime, latest.sliceTime))) latest = b;
     const chosen = c.chosen.get(key);

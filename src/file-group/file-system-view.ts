@@ -39,6 +39,12 @@ export interface SliceQuery {
   partitionFilter?: ((partitionPath: string) => boolean) | undefined;
   /** Leave log files out (read-optimized queries). */
   baseFilesOnly?: boolean | undefined;
+  /**
+   * Layout 2, completion-time reads: only writes completed at or before this completion time count (instead of
+   * `asOf`). A slice whose base file's write completed later (a compaction pending at that time) is not chosen:
+   * its visible logs are read on top of the slice before it, as Hudi merges a pending compaction's slice.
+   */
+  completedBy?: string | undefined;
 }
 
 const after = (a: string, b: string) => compareInstantTimes(a, b) > 0;
@@ -97,11 +103,15 @@ export class FileSystemView {
     return [...new Set([...this.groups.values()].map((g) => g.partitionPath))].sort();
   }
 
-  /** Groups replaced by replacecommits requested at or before `asOf` (keys from {@link fileGroupKey}). */
-  replacedGroups(asOf?: string): Set<string> {
+  /**
+   * Groups replaced by replacecommits requested at or before `asOf` (or, given `completedBy`, completed at or
+   * before it) (keys from {@link fileGroupKey}).
+   */
+  replacedGroups(asOf?: string, completedBy?: string): Set<string> {
     const out = new Set<string>();
     for (const r of this.input.replaced) {
       if (asOf !== undefined && after(r.instantTime, asOf)) continue;
+      if (completedBy !== undefined && !this.input.timeline.isCommittedWriteBy(r.instantTime, completedBy)) continue;
       for (const [partition, ids] of Object.entries(r.partitionToReplaceFileIds)) for (const id of ids) out.add(fileGroupKey(partition, id));
     }
     return out;
@@ -114,25 +124,51 @@ export class FileSystemView {
    */
   latestSlices(query: SliceQuery = {}): FileSlice[] {
     const { asOf, partitionFilter, baseFilesOnly } = query;
-    const replaced = this.replacedGroups(asOf);
+    const completedBy = this.input.timelineLayoutVersion === 2 ? query.completedBy : undefined;
+    const replaced = this.replacedGroups(asOf, completedBy);
     const out: FileSlice[] = [];
     const chosenByGroup = new Map<string, FileSlice>();
     for (const [key, g] of this.groups) {
       if (replaced.has(key) || (partitionFilter && !partitionFilter(g.partitionPath))) continue;
-      let chosen: FileSlice | undefined;
-      for (const s of g.slices) {
-        if (asOf !== undefined && after(s.baseInstantTime, asOf)) break;
-        if (baseFilesOnly && !s.baseFile) continue;
-        chosen = s;
-      }
-      if (!chosen) continue;
-      chosenByGroup.set(key, chosen);
-      const logFiles = baseFilesOnly ? [] : chosen.logFiles.filter((l) => asOf === undefined || l.completionTime === undefined || !after(l.instantTime, asOf));
-      if (!chosen.baseFile && logFiles.length === 0) continue;
-      out.push({ ...chosen, logFiles });
+      const picked = completedBy !== undefined ? this.sliceCompletedBy(g, completedBy, baseFilesOnly === true) : this.sliceAsOf(g, asOf, baseFilesOnly === true);
+      if (!picked) continue;
+      chosenByGroup.set(key, picked.chosen);
+      const logFiles = baseFilesOnly ? [] : picked.logFiles;
+      if (!picked.chosen.baseFile && logFiles.length === 0) continue;
+      out.push({ ...picked.chosen, logFiles });
     }
-    if (this.expected) checkLiveFiles({ expected: this.expected, listed: this.listed, chosen: chosenByGroup, replaced, asOf, partitionFilter, baseFilesOnly: baseFilesOnly === true });
+    const visible = completedBy === undefined ? undefined : (t: string) => this.input.timeline.isCommittedWriteBy(t, completedBy);
+    if (this.expected) checkLiveFiles({ expected: this.expected, listed: this.listed, chosen: chosenByGroup, replaced, asOf, visible, partitionFilter, baseFilesOnly: baseFilesOnly === true });
     return out.sort((a, b) => (a.partitionPath < b.partitionPath ? -1 : a.partitionPath > b.partitionPath ? 1 : a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : 0));
+  }
+
+  /** The slice with the greatest base instant ≤ T, and (layout 2) its logs of deltacommits requested ≤ T. */
+  private sliceAsOf(g: FileGroup, asOf: string | undefined, baseFilesOnly: boolean): { chosen: FileSlice; logFiles: LogFile[] } | undefined {
+    let chosen: FileSlice | undefined;
+    for (const s of g.slices) {
+      if (asOf !== undefined && after(s.baseInstantTime, asOf)) break;
+      if (baseFilesOnly && !s.baseFile) continue;
+      chosen = s;
+    }
+    if (!chosen) return undefined;
+    return { chosen, logFiles: chosen.logFiles.filter((l) => asOf === undefined || l.completionTime === undefined || !after(l.instantTime, asOf)) };
+  }
+
+  /**
+   * Layout 2 as of completion time T: the latest slice whose base file's write completed by T (or a log-only
+   * slice), with the logs completed by T of it and of every later slice (a compaction still pending at T:
+   * Hudi's merged file slice), in completion order.
+   */
+  private sliceCompletedBy(g: FileGroup, completedBy: string, baseFilesOnly: boolean): { chosen: FileSlice; logFiles: LogFile[] } | undefined {
+    const { timeline } = this.input;
+    let at = -1;
+    g.slices.forEach((s, n) => {
+      if (s.baseFile ? timeline.isCommittedWriteBy(s.baseFile.instantTime, completedBy) : !baseFilesOnly && compareInstantTimes(s.baseInstantTime, completedBy) <= 0) at = n;
+    });
+    const chosen = g.slices[at];
+    if (!chosen) return undefined;
+    const logFiles = g.slices.slice(at).flatMap((s) => s.logFiles).filter((l) => compareInstantTimes(l.completionTime ?? l.instantTime, completedBy) <= 0);
+    return { chosen, logFiles: logFiles.sort(layoutLogOrder(2)) };
   }
 
   private group(partitionPath: string, fileId: string): FileGroup {

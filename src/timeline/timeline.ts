@@ -78,6 +78,47 @@ export class Timeline {
     return isCommittedWriteTime(requestedTime, (t) => this.isCompletedWrite(t), this.instants[0]?.requestedTime);
   }
 
+  /**
+   * When the completed instant with this requested time completed: layout 2 names it in the file, layout 1
+   * has no completion time on disk (the requested time stands in). Undefined when no completed instant has it.
+   */
+  completionTimeOf(requestedTime: string): string | undefined {
+    const i = this.completedByTime.get(requestedTime);
+    return i === undefined ? undefined : i.completionTime ?? i.requestedTime;
+  }
+
+  /**
+   * True when the write requested at `requestedTime` is committed (see {@link isCommittedWrite}) and completed at
+   * or before the completion time `completedBy` (an archived write, older than the timeline, always did).
+   */
+  isCommittedWriteBy(requestedTime: string, completedBy: string): boolean {
+    if (!this.isCommittedWrite(requestedTime)) return false;
+    const completion = this.completionTimeOf(requestedTime);
+    return completion === undefined || compareInstantTimes(completion, completedBy) <= 0;
+  }
+
+  /**
+   * Completed writes whose completion time is in `(from, to]` (`to` undefined: no upper bound), ordered by
+   * requested time: the instants of a completion-time incremental query (Hudi 1.x's `IncrementalQueryAnalyzer`
+   * with an open-closed range).
+   */
+  writesCompletedIn(from: string, to: string | undefined): Instant[] {
+    return this.completedWrites().filter((i) => {
+      const c = i.completionTime ?? i.requestedTime;
+      return compareInstantTimes(c, from) > 0 && (to === undefined || compareInstantTimes(c, to) <= 0);
+    });
+  }
+
+  /**
+   * A query bound given as an instant time, as a completion time: the requested time of a completed write
+   * stands for the moment that write completed (what Hudi's checkpoint translation from requested to completion
+   * time does); any other time is taken as a completion time already.
+   */
+  completionBound(time: string): string {
+    const i = this.completedByTime.get(time);
+    return i !== undefined && WRITE_ACTIONS.has(i.action) ? i.completionTime ?? i.requestedTime : time;
+  }
+
   /** The latest completed write, or undefined for a table without one. */
   latestWrite(): Instant | undefined {
     const writes = this.completedWrites();

@@ -26,12 +26,14 @@ export interface SliceReadContext {
   timeline: Timeline;
   /** Snapshot instant T; undefined = latest. */
   asOf: string | undefined;
+  /** Versions 8 and 9: only writes completed at or before this completion time count (instead of `asOf`). */
+  completedBy?: string | undefined;
   merge: RecordMergerOptions;
   onWarning: (w: ReadWarning) => void;
 }
 
 /** What reading a slice's logs needs. */
-type LogReadContext = Pick<SliceReadContext, 'storage' | 'config' | 'timeline' | 'asOf'>;
+type LogReadContext = Pick<SliceReadContext, 'storage' | 'config' | 'timeline' | 'asOf' | 'completedBy'>;
 
 /** What to read from a slice. */
 export interface SliceReadOptions {
@@ -64,7 +66,10 @@ export async function* readFileSliceBatches(ctx: SliceReadContext, slice: FileSl
   const base: Record<string, unknown>[][] = [];
   if (slice.baseFile) for await (const batch of readBaseFile(ctx, slice, options, false)) base.push(batch);
   const logs = await readSliceLogs(ctx, slice);
-  const visibility = { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf };
+  const { completedBy } = ctx;
+  const visibility = completedBy === undefined
+    ? { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf }
+    : { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWriteBy(t, completedBy), asOf: undefined };
   const merged = await mergeSlice(base, { logs, visibility, merge: ctx.merge, columns: options.columns });
   for (const w of merged.warnings) ctx.onWarning(w);
   yield merged.rows;
@@ -128,6 +133,7 @@ async function readLogOrSkip(ctx: LogReadContext, path: string): Promise<Uint8Ar
 async function writtenByCompletedWrite(ctx: LogReadContext, path: string): Promise<boolean> {
   for (const instant of ctx.timeline.completedWrites()) {
     if (ctx.asOf !== undefined && compareInstantTimes(instant.requestedTime, ctx.asOf) > 0) continue;
+    if (ctx.completedBy !== undefined && !ctx.timeline.isCommittedWriteBy(instant.requestedTime, ctx.completedBy)) continue;
     const metadata = await readCommitMetadataOrArchived(ctx.storage, ctx.config, instant);
     for (const stats of Object.values(metadata.partitionToWriteStats)) {
       for (const s of stats) if (s.path === path) return true;

@@ -7,7 +7,7 @@ import { fieldType, META_FIELDS } from '../../schema/table-schema.js';
 import { comparableKind } from '../../schema/compare.js';
 import { orderingSpec } from '../../merge/ordering.js';
 import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../../expr/filter.js';
-import { inCommitRange, planRead, type ReadPlan } from '../../plan/read-plan.js';
+import { inCommitRange, planRead, type IncrementalRangeType, type ReadPlan } from '../../plan/read-plan.js';
 import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
 import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import type { TableState } from '../table-state.js';
@@ -26,13 +26,22 @@ export interface ReadOptions {
 
 /** Options of a snapshot or read-optimized query. */
 export interface QueryOptions extends ReadOptions {
-  /** Time travel: read the table as of this instant (`yyyyMMddHHmmss[SSS]`, inclusive) or Date (UTC). */
+  /**
+   * Time travel: read the table as of this instant (`yyyyMMddHHmmss[SSS]`, inclusive) or Date (UTC). Table
+   * version 6: the writes requested at or before it. Versions 8 and 9: the writes *completed* at or before it
+   * (the requested time of a completed write stands for its completion time), as Hudi 1.x's readers do.
+   */
   asOf?: string | Date;
   /** Read base files only (merge-on-read tables; the same as a snapshot on copy-on-write). */
   readOptimized?: boolean;
 }
 
-/** Options of an incremental query: records written in `(from, to]`. */
+/**
+ * Options of an incremental query: records written in `(from, to]`. Table version 6 ranges over requested
+ * (instant) times, as Hudi 0.x does; versions 8 and 9 over completion times, as Hudi 1.x does — a write belongs
+ * to the window it completed in, and a bound that is the requested time of a completed write stands for that
+ * write's completion time.
+ */
 export interface IncrementalOptions extends ReadOptions {
   /** Exclusive start instant. */
   from: string | Date;
@@ -46,7 +55,12 @@ export interface ResolvedRead {
   /** Output columns in order. */
   columns: string[];
   plan: ReadPlan;
+  /** Snapshot instant over requested times (table version 6, or undefined = latest). */
   asOf: string | undefined;
+  /** Versions 8 and 9: the completion time the snapshot is read as of (instead of `asOf`). */
+  completedBy?: string | undefined;
+  /** Incremental queries: which times the window ranges over. */
+  rangeType?: IncrementalRangeType | undefined;
   readOptimized: boolean;
   limit: number;
 }
@@ -126,14 +140,23 @@ export async function resolveQuery(state: TableState, options: QueryOptions): Pr
   const schema = await state.schemaAsOf(asOf);
   const filters = compile(schema, options.filters);
   const readOptimized = options.readOptimized === true;
-  const plan = planRead(state.config, await state.fileSystemView(), { asOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf, readOptimized, limit: checkLimit(options.limit) };
+  // Versions 8 and 9: as of the moment T, the writes completed by T (hudi-format.md §4.3 with completion times).
+  const completedBy = asOf !== undefined && byCompletionTime(state) ? state.timeline.completionBound(asOf) : undefined;
+  const requestedAsOf = completedBy === undefined ? asOf : undefined;
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: requestedAsOf, completedBy, readOptimized, limit: checkLimit(options.limit) };
+}
+
+/** Do reads of this table choose writes by completion time (timeline layout 2: table versions 8 and 9)? */
+function byCompletionTime(state: TableState): boolean {
+  return state.config.timelineLayoutVersion === 2;
 }
 
 /** Resolve an incremental query into a plan: file groups written in `(from, to]`, rows committed in it. */
 export async function resolveIncremental(state: TableState, options: IncrementalOptions): Promise<ResolvedRead> {
   if (options.from === undefined || options.from === null) throw new LakeletError('INVALID_ARGUMENT', 'query: incremental reads need a `from` instant', { field: 'from' });
   const from = normalizeInstant(options.from, 'from');
+  if (byCompletionTime(state)) return resolveIncrementalByCompletion(state, options, from);
   const latest = state.timeline.latestWrite()?.requestedTime ?? INIT_INSTANT_TIME;
   const to = options.to === undefined ? latest : normalizeInstant(options.to, 'to');
   if (options.to !== undefined && compareInstantTimes(from, to) > 0) {
@@ -149,7 +172,36 @@ export async function resolveIncremental(state: TableState, options: Incremental
     }
   }
   const plan = planRead(state.config, await state.fileSystemView(), { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, filters });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, limit: checkLimit(options.limit) };
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, rangeType: 'requestedTime', limit: checkLimit(options.limit) };
+}
+
+/**
+ * Versions 8 and 9 (Hudi 1.x's `IncrementalQueryAnalyzer` with an open-closed range, as its Spark relations use):
+ * the writes whose completion time is in `(from, to]`; the table read as of completion time `to` (latest when
+ * absent), limited to the file groups those writes touched, keeping rows whose `_hoodie_commit_time` is the
+ * requested time of one of them.
+ */
+async function resolveIncrementalByCompletion(state: TableState, options: IncrementalOptions, fromTime: string): Promise<ResolvedRead> {
+  const from = state.timeline.completionBound(fromTime);
+  const to = options.to === undefined ? undefined : state.timeline.completionBound(normalizeInstant(options.to, 'to'));
+  if (to !== undefined && compareInstantTimes(from, to) > 0) {
+    throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads completion times (from, to])`, { field: 'from', value: from });
+  }
+  const writes = state.timeline.writesCompletedIn(from, to);
+  const last = writes.reduce<string | undefined>((m, w) => (m === undefined || compareInstantTimes(w.requestedTime, m) > 0 ? w.requestedTime : m), undefined);
+  const schema = await state.schemaAsOf(last ?? to);
+  const filters = compile(schema, options.filters);
+  if (to !== undefined && !(await beforeFirstCommit(state, to))) await state.checkReadable(to);
+  const groups = new Set<string>();
+  for (const instant of writes) {
+    const md = await state.commitMetadata(instant);
+    for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
+      for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+    }
+  }
+  const commitTimes = new Set(writes.map((w) => w.requestedTime));
+  const plan = planRead(state.config, await state.fileSystemView(), { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalCommitTimes: commitTimes, filters });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: undefined, completedBy: to, readOptimized: false, rangeType: 'completionTime', limit: checkLimit(options.limit) };
 }
 
 function checkLimit(limit: number | undefined): number {
@@ -174,17 +226,19 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
     config,
     timeline: state.timeline,
     asOf: read.asOf,
+    completedBy: read.completedBy,
     merge: { mode: config.recordMergeMode, ...spec },
     onWarning,
   };
   let emitted = 0;
   const range = read.plan.commitTimeRange;
+  const commitTimes = read.plan.commitTimes;
   const filters = read.plan.filters;
   // Slices without logs to merge read only what the answer needs: the output, filter columns and (for
   // incremental reads) the commit time — not the five meta columns a merge needs.
   const light = new Set<string>(read.columns);
   for (const f of filters) light.add(f.path[0] as string);
-  if (range && config.populateMetaFields) light.add('_hoodie_commit_time');
+  if ((range || commitTimes) && config.populateMetaFields) light.add('_hoodie_commit_time');
   const lightColumns = [...light];
   const neededColumns = [...needed];
   const passThrough = lightColumns.length === read.columns.length;
@@ -195,9 +249,9 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
       // base rows and log records (older schemas may lack columns), so their rows are always copied.
       const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
       for (const row of rows) {
-        if (range) {
+        if (range || commitTimes) {
           const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
-          if (!inCommitRange(commitTime, range)) continue;
+          if (range ? !inCommitRange(commitTime, range) : typeof commitTime !== 'string' || !commitTimes?.has(commitTime)) continue;
         }
         if (filters.length > 0 && !matchRow(row, filters)) continue;
         if (batchPassThrough) {
