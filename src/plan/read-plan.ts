@@ -72,6 +72,8 @@ function unescapeSafety(text: string, leadingSegment: boolean): string | undefin
 export function partitionSegmentValues(config: TableConfig, segment: string): (string | null)[] | undefined {
   // Hudi writes null and '' as the default partition (a value spelled like it cannot be told apart).
   if (segment === DEFAULT_PARTITION_PATH) return [null, '', DEFAULT_PARTITION_PATH];
+  // Table versions 3 and 4 (Hudi 0.10/0.11) wrote null and '' as `default` (docs/hudi-format-v3-v5.md).
+  if (segment === config.defaultPartitionPath) return [null, '', segment];
   if (config.urlEncodePartitioning) {
     if (/%(?![0-9A-Fa-f]{2})/.test(segment)) return undefined;
     const value = unescapePathName(segment);
