@@ -39,9 +39,13 @@ function latestRows(file: ExpectedFile, back = 0): Row[] {
   return asOf === undefined ? [] : (file.queries.find((q) => q.kind === 'snapshot' && q.asOf === asOf)?.rows ?? []);
 }
 
+/** The v8/v9 fixtures without a metadata table: lakelet writes them (the others list metadata partitions). */
+const LAYOUT2_WITHOUT_MDT = new Set(['sample_table/cow/v8_nonpartitioned.zip', 'sample_table/cow/v9_txns_simple_nometa.zip', 'sample_table/mor/avro/v9_txns_simple_nometa.zip']);
+
 /** Why lakelet refuses every mutating operation on this fixture, or undefined when it maintains it. */
 function refusedProperty(file: ExpectedFile): string | undefined {
-  return file.tableVersion !== 6 ? 'hoodie.table.version' : undefined;
+  if (file.tableVersion === 6 || LAYOUT2_WITHOUT_MDT.has(file.fixture)) return undefined;
+  return file.tableVersion >= 8 ? 'hoodie.table.metadata.partitions' : 'hoodie.table.version';
 }
 
 /** The row an upsert changes and an insert copies: the first expected row, in full from the table, meta columns dropped. */
@@ -123,7 +127,13 @@ async function runOp(op: Op, storage: Storage, file: ExpectedFile): Promise<{ ex
       await table.clean({ retainCommits: 1 });
       return { expected: rows };
     case 'archive':
-      await table.archive({ keepMinCommits: 1, keepMaxCommits: 2 });
+      try {
+        await table.archive({ keepMinCommits: 1, keepMaxCommits: 2 });
+      } catch (err) {
+        // Until lakelet writes the layout-2 LSM history, archiving a v8/v9 table is refused.
+        if (file.tableVersion >= 8 && err instanceof LakeletError && err.code === 'UNSUPPORTED') return { refused: '' };
+        throw err;
+      }
       return { expected: rows };
     case 'savepoint': {
       const sp = await table.savepoint();
