@@ -251,3 +251,25 @@ describe('writing stays version 6+', () => {
     await expectGolden(await openTable(storage), expectedOf(TRIPS));
   });
 });
+
+describe('the archived timeline of a v5 table (HoodieArchivedMetaEntry of 0.10–0.13, content version 2)', () => {
+  it('time travel and incremental reads over archived deltacommits equal the v6 fixture', async () => {
+    const storage = await fixtureCopy(TRIPS);
+    await (await openTable(storage)).compact();
+    const archived = await (await openTable(storage)).archive({ keepMinCommits: 1, keepMaxCommits: 2 });
+    expect(archived.map((i) => i.requestedTime)).toEqual(['20250331030642808', '20250331030645735']);
+    await makeOldVersionTable(storage, 5);
+    const files = (await storage.list('.hoodie/archived')).filter((f) => f.kind === 'file');
+    expect(files.length).toBe(1);
+    const blocks = scanLogBlocks(await storage.read(files[0]!.path)).blocks;
+    expect(blocks.length).toBe(1);
+    const schema = JSON.parse(blocks[0]!.header.SCHEMA!) as { fields: { name: string }[] };
+    expect(schema.fields.map((f) => f.name)).not.toContain('HoodieInflightReplaceMetadata');
+    expect(new DataView(blocks[0]!.content.buffer, blocks[0]!.content.byteOffset, 4).getInt32(0)).toBe(2);
+
+    const table = await openTable(storage);
+    expect(table.commits.map((i) => i.action)).toEqual(['commit']); // only the compaction is still active
+    const file = expectedOf(TRIPS);
+    await expectGolden(table, file);
+  });
+});

@@ -1,10 +1,12 @@
 // Test tables of Hudi 0.10–0.13 (table versions 3, 4, 5) made from a table of version 6 (a fixture copy, or a table
 // lakelet wrote) by the differences docs/hudi-format-v3-v5.md lists: hoodie.properties as those releases wrote it,
-// AVRO_DATA log blocks of content version 2, write-stat fields of later releases dropped, `default` as the default
-// partition path before version 5, and compaction plans also kept in `.hoodie/.aux`. No real table of these versions
+// AVRO_DATA log blocks of content version 2, write-stat fields of later releases dropped, archived entries in the
+// older `HoodieArchivedMetaEntry` schema, `default` as the default partition path before version 5, and compaction
+// plans also kept in `.hoodie/.aux`. No real table of these versions
 // is in ../shared, so this is the closest to what Spark wrote that the docs let us derive.
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
-import { scanLogBlocks } from '../../src/format/log/block.js';
+import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
+import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
 import { writeBaseFile } from '../../src/format/parquet/write.js';
 import { parseRecordSchema } from '../../src/schema/table-schema.js';
@@ -83,6 +85,34 @@ async function downgradeLogBlocks(storage: Storage, path: string): Promise<void>
   if (changed) await storage.write(path, data);
 }
 
+/** The archived-timeline entry field Hudi 0.14 added to `HoodieArchivedMetaEntry` (absent in the 0.10–0.13 schema). */
+const ARCHIVE_FIELD_ADDED_IN_V6 = 'HoodieInflightReplaceMetadata';
+
+/** Re-encode an archive file's entries with the 0.10–0.13 `HoodieArchivedMetaEntry` schema (one block per block). */
+async function downgradeArchiveFile(storage: Storage, path: string): Promise<void> {
+  const data = await storage.read(path);
+  const out: Uint8Array[] = [];
+  for (const block of scanLogBlocks(data, path).blocks) {
+    if (block.type !== 'AVRO_DATA') throw new Error(`old-version-table: ${path} has a ${block.type} block`);
+    const schema = JSON.parse(block.header.SCHEMA ?? '{}') as { fields: { name: string }[] };
+    schema.fields = schema.fields.filter((f) => f.name !== ARCHIVE_FIELD_ADDED_IN_V6);
+    const records = decodeAvroDataBlock(block, path).records.map((r) => {
+      const { [ARCHIVE_FIELD_ADDED_IN_V6]: _dropped, ...rest } = r;
+      return rest;
+    });
+    const content = encodeAvroDataBlockContent(schema, records);
+    new DataView(content.buffer, content.byteOffset, 4).setInt32(0, 2); // content version of 0.10–0.13
+    out.push(encodeLogBlock('AVRO_DATA', { ...block.header, SCHEMA: JSON.stringify(schema) }, content));
+  }
+  const joined = new Uint8Array(out.reduce((n, b) => n + b.length, 0));
+  let at = 0;
+  for (const b of out) {
+    joined.set(b, at);
+    at += b.length;
+  }
+  await storage.write(path, joined);
+}
+
 /** Drop later write-stat fields from a JSON instant file; true when it was JSON. */
 async function downgradeCommitJson(storage: Storage, path: string, version: OldTableVersion): Promise<void> {
   const raw = await storage.read(path);
@@ -152,6 +182,7 @@ export async function makeOldVersionTable(storage: Storage, version: OldTableVer
     if (f.path.startsWith('.hoodie/') && !f.path.slice('.hoodie/'.length).includes('/') && /^\d+\.(commit|deltacommit|replacecommit|inflight|deltacommit\.inflight|replacecommit\.inflight)$/.test(name)) {
       await downgradeCommitJson(storage, f.path, version);
     }
+    if (/^\.hoodie\/archived\/\.commits_\.archive\.\d+/.test(f.path)) await downgradeArchiveFile(storage, f.path);
     if ((options.auxCompactionPlans ?? true) && /^\.hoodie\/\d+\.compaction\.requested$/.test(f.path)) {
       await storage.write(`${AUX}/${name}`, await storage.read(f.path));
     }
