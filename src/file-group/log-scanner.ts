@@ -45,23 +45,27 @@ const DATA_BLOCKS: ReadonlySet<string> = new Set(['AVRO_DATA', 'PARQUET_DATA', '
 
 /**
  * The data and delete blocks of a slice's logs that count, in log order. A block does not count when its
- * `INSTANT_TIME` is not a committed write, is named by a rollback command block (`TARGET_INSTANT_TIME`) or
- * by a block's `COMPACTED_BLOCK_TIMES` anywhere in the slice, or is later than T. `blocks` are every block
+ * `INSTANT_TIME` is not a committed write, is named by a rollback command block (`TARGET_INSTANT_TIME`), is
+ * later than T, or is named in the `COMPACTED_BLOCK_TIMES` of a block that itself would count (a completed log
+ * compaction's block, at or before T, not rolled back: Hudi's `AbstractHoodieLogRecordScanner` reads a
+ * log-compacted block in place of the blocks it merged, and skips the block of a pending or failed
+ * `logcompaction` like any uncommitted block — so the blocks it merged still count). `blocks` are every block
  * of the slice's log files in log order (command blocks included: they are what names rolled-back writes).
  */
 export function visibleLogBlocks(blocks: readonly SliceLogBlock[], visibility: LogVisibility): SliceLogBlock[] {
   const rolledBack = new Set<string>();
-  const compacted = new Set<string>();
   for (const { block } of blocks) {
     if (block.type === 'COMMAND' && block.header.TARGET_INSTANT_TIME) rolledBack.add(block.header.TARGET_INSTANT_TIME);
-    for (const t of (block.header.COMPACTED_BLOCK_TIMES ?? '').split(',')) if (t) compacted.add(t);
   }
-  return blocks.filter(({ block }) => {
+  const valid = blocks.filter(({ block }) => {
     if (!DATA_BLOCKS.has(block.type)) return false;
     const instant = block.header.INSTANT_TIME ?? '';
-    if (!visibility.isCommittedWrite(instant) || rolledBack.has(instant) || compacted.has(instant)) return false;
+    if (!visibility.isCommittedWrite(instant) || rolledBack.has(instant)) return false;
     return visibility.asOf === undefined || compareInstantTimes(instant, visibility.asOf) <= 0;
   });
+  const compacted = new Set<string>();
+  for (const { block } of valid) for (const t of (block.header.COMPACTED_BLOCK_TIMES ?? '').split(',')) if (t.trim()) compacted.add(t.trim());
+  return valid.filter(({ block }) => !compacted.has(block.header.INSTANT_TIME ?? ''));
 }
 
 /** Scan a slice's log files (in log order) and keep the blocks that count: {@link scanLogFile} + {@link visibleLogBlocks}. */

@@ -1,5 +1,5 @@
 // Log-block visibility on bytes and block descriptors alone: committed, rolled back (command blocks),
-// compacted, after T, non-data blocks, corrupt regions as warnings, and log order across files.
+// compacted (only by a log compaction that counts itself), after T, non-data blocks, corrupt regions as warnings, and log order across files.
 import { describe, expect, test } from 'vitest';
 import { encodeLogBlock, type LogBlockHeader, type LogBlockType } from '../../src/format/log/block.js';
 import { scanLogFile, scanSliceLogs, visibleLogBlocks, type LogVisibility, type SliceLogBlock } from '../../src/file-group/log-scanner.js';
@@ -33,6 +33,27 @@ describe('visibleLogBlocks', () => {
   test('instants named in COMPACTED_BLOCK_TIMES do not count; the compacted block does', () => {
     const blocks = [data(1), data(2), desc('AVRO_DATA', { INSTANT_TIME: t(3), COMPACTED_BLOCK_TIMES: `${t(1)},${t(2)}` })];
     expect(instants(visibleLogBlocks(blocks, vis(committed(1, 2, 3))))).toEqual(['AVRO_DATA@3']);
+  });
+
+  test('COMPACTED_BLOCK_TIMES of a block that does not count hides nothing (pending, failed, rolled back or later than T)', () => {
+    const lc = desc('AVRO_DATA', { INSTANT_TIME: t(3), COMPACTED_BLOCK_TIMES: `${t(1)},${t(2)}` });
+    const blocks = [data(1), data(2), lc];
+    // Log compaction 3 pending or failed: not a committed write.
+    expect(instants(visibleLogBlocks(blocks, vis(committed(1, 2))))).toEqual(['AVRO_DATA@1', 'AVRO_DATA@2']);
+    // Completed, but after T.
+    expect(instants(visibleLogBlocks(blocks, vis(committed(1, 2, 3), 2)))).toEqual(['AVRO_DATA@1', 'AVRO_DATA@2']);
+    // Rolled back by a command block.
+    const rollback = desc('COMMAND', { INSTANT_TIME: t(4), TARGET_INSTANT_TIME: t(3), COMMAND_BLOCK_TYPE: '0' });
+    expect(instants(visibleLogBlocks([...blocks, rollback], vis(committed(1, 2, 3, 4))))).toEqual(['AVRO_DATA@1', 'AVRO_DATA@2']);
+  });
+
+  test('a log compaction of a log compaction: only the last compacted block counts', () => {
+    const lc3 = desc('AVRO_DATA', { INSTANT_TIME: t(3), COMPACTED_BLOCK_TIMES: `${t(1)},${t(2)}` });
+    const lc5 = desc('AVRO_DATA', { INSTANT_TIME: t(5), COMPACTED_BLOCK_TIMES: `${t(3)},${t(4)}` });
+    const blocks = [data(1), data(2), lc3, data(4), lc5];
+    expect(instants(visibleLogBlocks(blocks, vis(committed(1, 2, 3, 4, 5))))).toEqual(['AVRO_DATA@5']);
+    // As of 4 the second compaction has not happened: the first one's block and 4.
+    expect(instants(visibleLogBlocks(blocks, vis(committed(1, 2, 3, 4, 5), 4)))).toEqual(['AVRO_DATA@3', 'AVRO_DATA@4']);
   });
 
   test('as of T: blocks of later writes do not count, T itself does', () => {
