@@ -5,7 +5,7 @@
 // fields (HFile `schema` file info, log block SCHEMA headers) and without them (the MDT deltacommit's
 // `extraMetadata.schema`). hudi-v9-write.md §4.3.
 import { unsupported } from '../errors.js';
-import { parseAvroSchema, type AvroRecordSchema } from '../format/avro/schema.js';
+import { avroSchemaToJson, parseAvroSchema, type AvroRecordSchema } from '../format/avro/schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -152,4 +152,28 @@ export function metadataRecordSchema(tableVersion: number, options: { metaFields
     parsed.set(text, schema);
   }
   return schema;
+}
+
+/** Which metadata record schema a writer schema text is: the generation and whether it has the meta fields. */
+export interface MetadataSchemaKind {
+  version: MetadataSchemaVersion;
+  metaFields: boolean;
+}
+
+/**
+ * Recognise the writer schema of an MDT HFile or log block (its `schema` file info or SCHEMA header): one of the
+ * four schemas above, as exact text or, parsed, the same schema. Anything else → `UNSUPPORTED` naming `path`
+ * (a newer Hudi's record layout lakelet cannot decode).
+ */
+export function recogniseMetadataSchema(text: string, path?: string): MetadataSchemaKind {
+  const kinds: MetadataSchemaKind[] = [{ version: 9, metaFields: true }, { version: 9, metaFields: false }, { version: 8, metaFields: true }, { version: 8, metaFields: false }];
+  for (const k of kinds) if (metadataRecordSchemaText(k.version, k) === text) return k;
+  let normal: string | undefined;
+  try {
+    normal = JSON.stringify(avroSchemaToJson(parseAvroSchema(text)));
+  } catch {
+    normal = undefined;
+  }
+  for (const k of kinds) if (normal !== undefined && JSON.stringify(avroSchemaToJson(metadataRecordSchema(k.version, k))) === normal) return k;
+  throw unsupported(`metadata: ${path ?? 'a metadata file'} is written with a record schema lakelet does not know (not Hudi 1.0's or 1.1's HoodieMetadataRecord)`, { ...(path === undefined ? {} : { path }), field: 'schema', value: text.length > 80 ? `${text.slice(0, 80)}…` : text });
 }
