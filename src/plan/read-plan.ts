@@ -1,6 +1,6 @@
 // The read planner (pure): which file slices a snapshot, read-optimized or incremental query reads,
 // after partition pruning, and which rows it keeps (commit-time window of incremental queries).
-import type { TableConfig } from '../config/table-config.js';
+import { DEPRECATED_DEFAULT_PARTITION_PATH, type TableConfig } from '../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import type { FileSystemView } from '../file-group/file-system-view.js';
 import { DEFAULT_PARTITION_PATH, ESCAPED_PARTITION_PATH_PROPERTY, unescapePathName } from '../keygen/partition-path.js';
@@ -72,8 +72,10 @@ function unescapeSafety(text: string, leadingSegment: boolean): string | undefin
 export function partitionSegmentValues(config: TableConfig, segment: string): (string | null)[] | undefined {
   // Hudi writes null and '' as the default partition (a value spelled like it cannot be told apart).
   if (segment === DEFAULT_PARTITION_PATH) return [null, '', DEFAULT_PARTITION_PATH];
-  // Table versions 3 and 4 (Hudi 0.10/0.11) wrote null and '' as `default` (docs/hudi-format-v3-v5.md).
-  if (segment === config.defaultPartitionPath) return [null, '', segment];
+  // Hudi 0.10/0.11 (table versions 3, 4) wrote null and '' as `default`; a later table may still hold such a
+  // partition (upgraded with hoodie.skip.default.partition.validation) and Hudi's PartitionPathParser reads
+  // `default` as null in every version, so it is a candidate either way (docs/hudi-format-v3-v5.md).
+  if (segment === DEPRECATED_DEFAULT_PARTITION_PATH) return config.defaultPartitionPath === segment ? [null, '', segment] : [segment, null, ''];
   if (config.urlEncodePartitioning) {
     if (/%(?![0-9A-Fa-f]{2})/.test(segment)) return undefined;
     const value = unescapePathName(segment);
