@@ -12,6 +12,7 @@ import { makeOldVersionTable, type OldTableVersion } from '../helpers/old-versio
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
 import { compareRows, expectedFields, type ExpectedFile } from '../golden/compare.js';
 import { runQuery } from '../golden/golden-suite.js';
+import { partitionValues } from '../../src/plan/read-plan.js';
 
 const TRIPS = 'quickstart_trips_table/mor/avro/v6_trips_8i1u.zip';
 const COMPLEX = 'sample_table/cow/v6_complexkeygen_hivestyle.zip';
@@ -185,15 +186,18 @@ describe('the default partition path before version 5', () => {
     expect(await ids(table, [['part', '=', 'x']])).toEqual(['b']);
   });
 
-  it('v5: `default` is a plain value again (0.12 writes null and empty as __HIVE_DEFAULT_PARTITION__)', async () => {
+  it('v5+: `default` is most likely a plain value (0.12 writes __HIVE_DEFAULT_PARTITION__), but may still hold null and empty values', async () => {
     const storage = await tableWithDefaultPartition(4);
     const props = await properties(storage);
     props.set('hoodie.table.version', '5');
     await storage.write('.hoodie/hoodie.properties', new TextEncoder().encode(formatProperties(props)));
     const table = await openTable(storage);
     expect(table.config.defaultPartitionPath).toBe('__HIVE_DEFAULT_PARTITION__');
-    // The path now says part = 'default', so a filter on '' prunes it (no v5 writer puts '' there).
-    expect(await ids(table, [['part', '=', '']])).toEqual([]);
+    expect(partitionValues(table.config, 'part=default')).toEqual(new Map([['part', 'default']]));
+    expect(partitionValues((await openTable(await tableWithDefaultPartition(4))).config, 'part=default')).toEqual(new Map([['part', null]]));
+    // A v4 table upgraded with hoodie.skip.default.partition.validation keeps its `default` partition: not pruned.
+    expect(await ids(table, [['part', '=', '']])).toEqual(['a']);
+    expect(await ids(table, [['part', '=', 'y']])).toEqual([]);
     expect(await ids(table)).toEqual(['a', 'b', 'c']);
   });
 });
