@@ -11,7 +11,9 @@ import { openTable, type Storage } from '../../src/index.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { resolveIncremental } from '../../src/engine/read/query.js';
 import { collect, fixtureCopy } from '../helpers/fixtures.js';
-import { dropInstants, setCompletionTime } from '../helpers/timeline-edit.js';
+import { addTimelineFile, completedFile, dropInstants, setCompletionTime } from '../helpers/timeline-edit.js';
+import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
+import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
 
 const P = '20260307135';
 const MOR = { d1: `${P}827749`, d2: `${P}830801`, d3: `${P}832616`, d4: `${P}833781`, d5: `${P}834808`, d1Done: `${P}829538`, d3Done: `${P}833037`, d4Done: `${P}834136`, d2Done: `${P}834500` };
@@ -113,6 +115,56 @@ describe('COW v9, C2 requested before C4 but completed after it', () => {
     const table = await openTable(s);
     const usBases = (await table.fileSlices({ asOf: COW.c4 })).filter((sl) => sl.partitionPath === 'region=us').map((sl) => sl.baseFile?.instantTime);
     expect(usBases).toEqual([COW.c1]);
+  });
+});
+
+describe('MOR v9, a deltacommit requested after compaction C was requested and completed before C', () => {
+  // D1..D9 (…827749 … …839205) kept; compaction C …839895 of the us group (base D1, logs D2, D3) pending or
+  // completed at …840408; DX …839950 (after C was requested) sets TXN-001 to 'chargeback', completing at
+  // …839990 — after C's request, so its log belongs to C's slice, and before C completed.
+  const C = `${P}839895`;
+  const D9Done = `${P}839403`;
+  const DX = `${P}839950`;
+  const DXDone = `${P}839990`;
+  const US = 'db2fca8f-03b7-4da7-b042-4b617ab79b9d-0';
+  async function build(compaction: 'pending' | 'completed'): Promise<Storage> {
+    const s = await fixtureCopy('sample_table/mor/avro/v9_txns_simple_nometa.zip');
+    await dropInstants(s, (t) => t > C);
+    if (compaction === 'pending') await completedFile(s, C, true);
+    const d2Log = `region=us/.${US}_${MOR.d2}.log.1_0-10-23`;
+    const [block] = scanLogBlocks(await s.read(d2Log)).blocks;
+    const record = decodeAvroDataBlock(block!, d2Log).records[0] as Record<string, unknown>;
+    const schema = block!.header.SCHEMA as string;
+    const changed = { ...record, _hoodie_commit_time: DX, _hoodie_commit_seqno: `${DX}_0_1`, txn_type: 'chargeback', txn_ts: (record.txn_ts as bigint) + 1000n };
+    await s.write(`region=us/.${US}_${DX}.log.1_0-99-199`, encodeLogBlock('AVRO_DATA', { INSTANT_TIME: DX, SCHEMA: schema }, encodeAvroDataBlockContent(schema, [changed])));
+    // DX's commit metadata: D2's (it names D2's log, which exists).
+    await addTimelineFile(s, `${DX}.deltacommit.requested`);
+    await addTimelineFile(s, `${DX}_${DXDone}.deltacommit`, (await completedFile(s, MOR.d2)).bytes);
+    return s;
+  }
+  const txn001 = async (s: Storage, options: Record<string, unknown>) => (await rowsOf(s, options)).filter((r) => r.startsWith('TXN-001'));
+
+  test('compaction pending: DX\'s log is read on top of the slice before C (C\'s base file is not committed)', async () => {
+    const s = await build('pending');
+    expect(await txn001(s, {})).toEqual(['TXN-001 chargeback 1250.00 @839950']);
+    expect(await txn001(s, { asOf: D9Done })).toEqual(['TXN-001 reversal 1250.00 @830801']);
+    expect(await txn001(s, { readOptimized: true })).toEqual(['TXN-001 debit 1250.00 @827749']);
+    const slice = (await (await openTable(s)).fileSlices()).find((x) => x.fileId === US)!;
+    expect(slice.baseFile?.instantTime).toBe(MOR.d1);
+    expect(slice.logFiles.map((l) => l.instantTime)).toEqual([MOR.d2, MOR.d3, DX]);
+  });
+
+  test('compaction completed: as of DX\'s completion C had not completed — D1\'s slice with D2, D3 and DX', async () => {
+    const s = await build('completed');
+    const table = await openTable(s);
+    const latest = (await table.fileSlices()).find((x) => x.fileId === US)!;
+    expect([latest.baseFile?.instantTime, latest.logFiles.map((l) => l.instantTime)]).toEqual([C, [DX]]);
+    const asOfDX = (await table.fileSlices({ asOf: DXDone })).find((x) => x.fileId === US)!;
+    expect([asOfDX.baseFile?.instantTime, asOfDX.logFiles.map((l) => l.instantTime)]).toEqual([MOR.d1, [MOR.d2, MOR.d3, DX]]);
+    expect(await txn001(s, { asOf: DXDone })).toEqual(['TXN-001 chargeback 1250.00 @839950']);
+    expect(await txn001(s, {})).toEqual(['TXN-001 chargeback 1250.00 @839950']);
+    // Incremental over (D9, DX]: DX alone (C completed later).
+    expect(await rowsOf(s, { from: D9Done, to: DXDone })).toEqual(['TXN-001 chargeback 1250.00 @839950']);
   });
 });
 

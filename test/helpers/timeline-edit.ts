@@ -23,18 +23,25 @@ export async function dropInstants(storage: Storage, drop: (requestedTime: strin
   for (const i of await timelineFiles(storage)) if (drop(i.requestedTime)) await storage.delete(timelineFilePath(config, i));
 }
 
+/** The completed file of the instant requested at `requestedTime`: its name and bytes (removed when `remove`). */
+export async function completedFile(storage: Storage, requestedTime: string, remove = false): Promise<{ instant: Instant; bytes: Uint8Array }> {
+  const config = await loadTableConfig(storage);
+  const done = (await timelineFiles(storage)).filter((i) => i.requestedTime === requestedTime && i.state === 'COMPLETED');
+  if (done.length !== 1) throw new Error(`timeline-edit: ${done.length} completed instants requested at ${requestedTime}`);
+  const instant = done[0] as Instant;
+  const bytes = await storage.read(timelineFilePath(config, instant));
+  if (remove) await storage.delete(timelineFilePath(config, instant));
+  return { instant, bytes };
+}
+
 /**
  * Layout 2: give the completed instant requested at `requestedTime` the completion time `completionTime` (its
  * completed file `<requested>_<completion>.<action>` renamed, bytes unchanged).
  */
 export async function setCompletionTime(storage: Storage, requestedTime: string, completionTime: string): Promise<void> {
   const config = await loadTableConfig(storage);
-  const done = (await timelineFiles(storage)).filter((i) => i.requestedTime === requestedTime && i.state === 'COMPLETED');
-  if (done.length !== 1) throw new Error(`timeline-edit: ${done.length} completed instants requested at ${requestedTime}`);
-  const old = done[0] as Instant;
-  const bytes = await storage.read(timelineFilePath(config, old));
-  await storage.write(timelineFilePath(config, `${requestedTime}_${completionTime}.${old.action}`), bytes);
-  await storage.delete(timelineFilePath(config, old));
+  const { instant, bytes } = await completedFile(storage, requestedTime, true);
+  await storage.write(timelineFilePath(config, `${requestedTime}_${completionTime}.${instant.action}`), bytes);
 }
 
 /** Write one timeline file by name (e.g. `<t>.logcompaction.requested`), empty unless bytes are given. */
