@@ -1,6 +1,7 @@
 // FileSystemView, pure: hand-built listings and timelines checking hudi-format.md §4.2-4.3 — uncommitted
 // files dropped, replaced groups hidden as of T, latest slice as of T, log attachment by base instant
-// (layout 1) or by completion time (layout 2), log-only slices, junk ignored, read-optimized without logs.
+// (layout 1) or by completion time (layout 2), as of a completion time (layout 2), log-only slices, junk
+// ignored, read-optimized without logs.
 import { describe, expect, it } from 'vitest';
 import { FileSystemView, type ReplaceRecord } from '../../src/file-group/file-system-view.js';
 import type { FileSlice } from '../../src/file-group/file-slice.js';
@@ -187,6 +188,26 @@ describe('merge-on-read, layout 2: logs attach by completion time', () => {
 
   it('read-optimized: base files only', () => {
     expect(show(fsv.latestSlices({ baseFilesOnly: true }))).toEqual([`${P}/g-0@${CP}`]);
+  });
+
+  it('completed by T: the base of a compaction completed after T is not chosen, its slice\'s logs completed by T are read on the slice before', () => {
+    // …129600: D3 completed (…129500), the compaction not yet (…129883).
+    expect(show(fsv.latestSlices({ completedBy: '20251220210129600' }))).toEqual([`${P}/g-0@${I1} +${D2}.1 +${D3}.1`]);
+    expect(show(fsv.latestSlices({ completedBy: '20251220210129883' }))).toEqual([`${P}/g-0@${CP} +${D3}.1`]);
+    // D3 requested before T = …125500 but completed after it: not read.
+    expect(show(fsv.latestSlices({ completedBy: '20251220210125500' }))).toEqual([`${P}/g-0@${I1} +${D2}.1`]);
+    expect(show(fsv.latestSlices({ completedBy: '20251220210131755' }))).toEqual([`${P}/g-0@${CP} +${D3}.1 +${D5}.1`]);
+    expect(fsv.latestSlices({ completedBy: '20251220210109000' })).toEqual([]);
+    expect(show(fsv.latestSlices({ completedBy: '20251220210129600', baseFilesOnly: true }))).toEqual([`${P}/g-0@${I1}`]);
+  });
+
+  it('completed by T: a replacecommit counts from its completion, not its request', () => {
+    const R = '20251220210126000';
+    const v = view([base(P, 'g-0', I1), base(P, 'h-0', R)], [`${I1}_20251220210109593.deltacommit`, `${R}_20251220210130000.replacecommit`], 2, [{ instantTime: R, partitionToReplaceFileIds: { [P]: ['g-0'] } }]);
+    expect(show(v.latestSlices({ completedBy: '20251220210129000' }))).toEqual([`${P}/g-0@${I1}`]);
+    expect(show(v.latestSlices({ completedBy: '20251220210130000' }))).toEqual([`${P}/h-0@${R}`]);
+    // By requested time the replacecommit counts from …126000.
+    expect(show(v.latestSlices({ asOf: '20251220210129000' }))).toEqual([`${P}/h-0@${R}`]);
   });
 
   it('log-only slices (no base file yet) are keyed by the first log and hold later logs', () => {

@@ -160,6 +160,21 @@ describe('planRead', () => {
     expect(inCommitRange(C3, open.commitTimeRange ?? { from: '', to: '' })).toBe(true);
   });
 
+  it('incremental over completion times: the written groups as of the end completion time, the commit-time set', () => {
+    // Layout 2: C2 requested before C3 but completed after it.
+    const v2 = new FileSystemView({
+      files: [f(`city=b/g2-0_0-1-2_${C1}.parquet`), f(`city=b/g2-0_0-1-2_${C2}.parquet`), f(`city=c/g3-0_0-1-2_${C3}.parquet`)],
+      timeline: Timeline.fromFileNames([`${C1}_20240101000000011.commit`, `${C2}_20240101000000033.commit`, `${C3}_20240101000000022.commit`]),
+      timelineLayoutVersion: 2,
+      replaced: [],
+    });
+    const groups = new Set([fileGroupKey('city=b', 'g2-0'), fileGroupKey('city=c', 'g3-0')]);
+    const plan = planRead(city, v2, { ...request, completedBy: '20240101000000022', incrementalGroups: groups, incrementalCommitTimes: new Set([C3]) });
+    expect(names(plan.slices)).toEqual([`city=b/g2-0@${C1}:0`, `city=c/g3-0@${C3}:0`]);
+    expect(plan.commitTimeRange).toBeUndefined();
+    expect([...(plan.commitTimes ?? [])]).toEqual([C3]);
+  });
+
   it('inCommitRange is (from, to]', () => {
     const range = { from: C1, to: C3 };
     expect([C1, C2, C3, '20240101000000004'].map((t) => inCommitRange(t, range))).toEqual([false, true, true, false]);

@@ -125,3 +125,40 @@ describe('Timeline (layout 1)', () => {
     expect(tl.instants.map((i) => `${i.requestedTime}:${i.state}`)).toEqual(['20240101000000001:INFLIGHT', '20240101000000002:COMPLETED']);
   });
 });
+
+describe('completion times (layout 2)', () => {
+  // Two overlapping deltacommits: A requested …100, completed …400; B requested …200, completed …300.
+  const A = '20260101000000100';
+  const B = '20260101000000200';
+  const tl = Timeline.fromFileNames([`${A}.deltacommit.requested`, `${B}.deltacommit.requested`, `${B}_20260101000000300.deltacommit`, `${A}_20260101000000400.deltacommit`, '20260101000000500.deltacommit.inflight']);
+
+  it('completionTimeOf: from the file name; undefined for pending or unknown times', () => {
+    expect(tl.completionTimeOf(A)).toBe('20260101000000400');
+    expect(tl.completionTimeOf('20260101000000500')).toBeUndefined();
+    expect(tl.completionTimeOf('20260101000000999')).toBeUndefined();
+    // Layout 1 has no completion time on disk: the requested time stands in.
+    expect(Timeline.fromFileNames(['20240101000000001.commit']).completionTimeOf('20240101000000001')).toBe('20240101000000001');
+  });
+
+  it('writesCompletedIn: open-closed over completion times, ordered by requested time', () => {
+    expect(times(tl.writesCompletedIn('20260101000000000', '20260101000000300'))).toEqual([B]);
+    expect(times(tl.writesCompletedIn('20260101000000300', '20260101000000400'))).toEqual([A]);
+    expect(times(tl.writesCompletedIn('20260101000000000', undefined))).toEqual([A, B]);
+    expect(times(tl.writesCompletedIn('20260101000000400', undefined))).toEqual([]);
+  });
+
+  it('isCommittedWriteBy: committed and completed by the bound; archived writes always', () => {
+    expect(tl.isCommittedWriteBy(B, '20260101000000300')).toBe(true);
+    expect(tl.isCommittedWriteBy(A, '20260101000000300')).toBe(false);
+    expect(tl.isCommittedWriteBy(A, '20260101000000400')).toBe(true);
+    expect(tl.isCommittedWriteBy('20260101000000500', '20269999999999999')).toBe(false);
+    expect(tl.isCommittedWriteBy('20250101000000000', '20260101000000000')).toBe(true); // older than the timeline
+  });
+
+  it('completionBound: a completed write\'s requested time stands for its completion time; other times as given', () => {
+    expect(tl.completionBound(A)).toBe('20260101000000400');
+    expect(tl.completionBound(B)).toBe('20260101000000300');
+    expect(tl.completionBound('20260101000000250')).toBe('20260101000000250');
+    expect(tl.completionBound('20260101000000500')).toBe('20260101000000500'); // pending: no completion yet
+  });
+});
