@@ -3,14 +3,31 @@
 // the wider range and summed counts unless either side is a tombstone (or the newer is a tight bound), every other
 // type takes the newer record; a DELETE-block key removes the record. Applied oldest to newest over a file slice:
 // the base HFile's records, then each log block's.
-import type { ScalarWrappedValue, WrappedValue, ColumnStatsMetadata } from './column-stats-codec.js';
+import type { ColumnStatsMetadata, ScalarWrappedValue, ValueTypeInfo, WrappedValue } from './column-stats-codec.js';
 import { mergeFileInfos } from './files-partition.js';
 import { METADATA_RECORD_TYPE, type HoodieMetadataRecord } from './metadata-record.js';
 
-/** Order two scalar wrapped values of the same wrapper (Java's natural order of the unwrapped values); undefined when incomparable. */
-export function compareWrappedValues(a: ScalarWrappedValue, b: ScalarWrappedValue): number | undefined {
+/** A big-endian two's-complement integer (a v9 decimal's unscaled bytes). */
+function signedBigInt(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return bytes.length > 0 && ((bytes[0] as number) & 0x80) !== 0 ? v - (1n << BigInt(8 * bytes.length)) : v;
+}
+
+/** Schema v9's DECIMAL value type: BytesWrapper values are unscaled integers, compared numerically. */
+const DECIMAL_TYPE_ORDINAL = 10;
+
+/**
+ * Order two scalar wrapped values of the same wrapper (Java's natural order of the unwrapped values; with the v9
+ * DECIMAL value type, bytes as unscaled integers); undefined when incomparable.
+ */
+export function compareWrappedValues(a: ScalarWrappedValue, b: ScalarWrappedValue, valueType?: ValueTypeInfo | null): number | undefined {
   if (a.wrapper !== b.wrapper) return undefined;
   const x = a.value, y = b.value;
+  if (valueType?.typeOrdinal === DECIMAL_TYPE_ORDINAL && x instanceof Uint8Array && y instanceof Uint8Array) {
+    const d = signedBigInt(x) - signedBigInt(y);
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  }
   if (a.wrapper === 'DecimalWrapper') {
     const big = (s: string) => BigInt(s.replace('.', ''));
     const d = big(x as string) - big(y as string);
@@ -27,11 +44,11 @@ export function compareWrappedValues(a: ScalarWrappedValue, b: ScalarWrappedValu
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function pick(a: WrappedValue | null, b: WrappedValue | null, sign: 1 | -1): WrappedValue | null {
+function pick(a: WrappedValue | null, b: WrappedValue | null, sign: 1 | -1, valueType: ValueTypeInfo | null): WrappedValue | null {
   if (a === null) return b;
   if (b === null) return a;
   if (a.wrapper === 'ArrayWrapper' || b.wrapper === 'ArrayWrapper') return b;
-  const c = compareWrappedValues(a, b);
+  const c = compareWrappedValues(a, b, valueType);
   if (c === undefined) return b;
   return c * sign <= 0 ? a : b;
 }
@@ -46,8 +63,8 @@ export function mergeColumnStats(older: ColumnStatsMetadata, newer: ColumnStatsM
   if (older.isDeleted || newer.isDeleted || newer.isTightBound) return newer;
   return {
     ...newer,
-    minValue: pick(older.minValue, newer.minValue, 1),
-    maxValue: pick(older.maxValue, newer.maxValue, -1),
+    minValue: pick(older.minValue, newer.minValue, 1, newer.valueType),
+    maxValue: pick(older.maxValue, newer.maxValue, -1, newer.valueType),
     valueCount: sum(older.valueCount, newer.valueCount),
     nullCount: sum(older.nullCount, newer.nullCount),
     totalSize: sum(older.totalSize, newer.totalSize),
