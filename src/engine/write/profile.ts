@@ -1,6 +1,6 @@
-// Step 5 of a write (DESIGN.md §3), its engine side: the planner inputs that take I/O (pending compaction plans,
-// the average record size of recent commits), plan/workload.ts's buckets, and the workload profile written
-// into the inflight file. A bulk insert's records are sorted by partition and key first (Hudi's default sort).
+// Step 5 of a write (DESIGN.md §3), its engine side: the planner inputs that take I/O (pending compaction and
+// clustering plans, the average record size of recent commits), plan/workload.ts's buckets, and the workload
+// profile written into the inflight file. Updates to file groups under pending clustering are refused here. A bulk insert's records are sorted by partition and key first (Hudi's default sort).
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import type { TaggedRecords } from '../../index/tagging.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
@@ -10,6 +10,7 @@ import { workloadProfileBytes } from '../../timeline/commit-metadata-avro.js';
 import { markInflight, type InflightWrite } from '../commit/commit-protocol.js';
 import { mainThreadKernels } from '../kernels.js';
 import { pendingCompactionGroups } from '../services/pending-compactions.js';
+import { checkNoClusteringUpdates, pendingClusteringGroups } from '../services/pending-clustering.js';
 import type { TableState } from '../table-state.js';
 import type { WriteOperation } from './operation.js';
 import type { ResolvedWriteOptions } from './write-options.js';
@@ -21,9 +22,17 @@ export interface ProfiledWrite {
   pendingCompactions: Map<string, string>;
 }
 
-/** Profile and bucket the tagged records, then mark the instant inflight with the profile. */
-export async function profileAndBucket(state: TableState, inflight: InflightWrite, op: WriteOperation, tagged: TaggedRecords, slices: readonly FileSlice[], options: ResolvedWriteOptions): Promise<ProfiledWrite> {
+/**
+ * Profile and bucket the tagged records, then mark the instant inflight with the profile. A write updating or
+ * replacing (`replaced`) a file group under pending clustering → `UNSUPPORTED`; those groups take no inserts.
+ */
+export async function profileAndBucket(state: TableState, inflight: InflightWrite, op: WriteOperation, tagged: TaggedRecords, slices: readonly FileSlice[], options: ResolvedWriteOptions, replaced: ReadonlyMap<string, readonly string[]> = new Map()): Promise<ProfiledWrite> {
   const { config } = state;
+  const clustering = await pendingClusteringGroups(state);
+  if (clustering.size > 0) {
+    checkNoClusteringUpdates(clustering, [...tagged.updates.keys(), ...[...replaced].flatMap(([p, ids]) => ids.map((id) => fileGroupKey(p, id)))], op);
+    slices = slices.filter((s) => !clustering.has(fileGroupKey(s.partitionPath, s.fileId)));
+  }
   if (op === 'BULK_INSERT') {
     const kernels = tagged.inserts.length >= SORT_KERNEL_MIN_RECORDS ? await mainThreadKernels(options.kernels) : undefined;
     sortByPartitionAndKey(tagged.inserts, kernels);

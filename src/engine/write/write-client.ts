@@ -89,7 +89,7 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     const tagged = await index.tag({ state, operation: op, records, byKey: request.keys !== undefined, slices, sliceOf, merge: prepared.merge, options });
     const replaced = isReplaceOperation(op) ? replacedFileGroups(op === 'INSERT_OVERWRITE_TABLE' ? 'table' : 'partitions', slices, records, request.partitions) : new Map<string, string[]>();
     // 5. Profile and bucket; the profile goes into the inflight file.
-    const { plan, pendingCompactions } = await profileAndBucket(state, inflight, op, tagged, slices, options);
+    const { plan, pendingCompactions } = await profileAndBucket(state, inflight, op, tagged, slices, options, replaced);
     // 6. Merge: a new base file per bucket (merge-on-read: updates of existing groups go to log files).
     const results = await writeBuckets({
       state, view, instantTime: inflight.instantTime, buckets: plan.buckets, sliceOf, updates: tagged.updates, inserts: plan.insertsByBucket,
