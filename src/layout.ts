@@ -2,6 +2,7 @@
 // and archived timeline folders and their instant files, markers, heartbeats, the commit lock, lakelet's `.aux`
 // files and partition metadata. The one place a path is built; pure (strings in, strings out).
 import { completedAction, instantFileName, type Action, type InstantState } from './timeline/instant.js';
+import { LSM_VERSION_FILE, lsmManifestFileName } from './timeline/lsm-files.js';
 
 /** The table's metadata folder: everything that is not a data file lives below it. */
 export const HOODIE_DIR = '.hoodie';
@@ -62,6 +63,21 @@ export interface ArchiveLocation {
 /** Path of the archive file `fileName` (e.g. `.commits_.archive.1_1-0-1`). */
 export function archiveFilePath(table: ArchiveLocation, fileName: string): string {
   return `${table.archivePath}/${fileName}`;
+}
+
+/** Path of a file in the layout-2 history (`.hoodie/timeline/history/<name>`: data files, manifests). */
+export function historyFilePath(table: ArchiveLocation, fileName: string): string {
+  return `${table.archivePath}/${fileName}`;
+}
+
+/** Path of the layout-2 history's manifest of snapshot `version` (`…/history/manifest_<N>`). */
+export function historyManifestPath(table: ArchiveLocation, version: number): string {
+  return historyFilePath(table, lsmManifestFileName(version));
+}
+
+/** Path of the layout-2 history's version file (`…/history/_version_`). */
+export function historyVersionPath(table: ArchiveLocation): string {
+  return historyFilePath(table, LSM_VERSION_FILE);
 }
 
 /** Where a table's timeline lives: a `TableConfig` fits. */

@@ -1,7 +1,8 @@
 // The archival planner (Hudi's HoodieTimelineArchiver for layout 1, pure): which completed instants leave the
 // active timeline — the oldest writes, cleans and rollbacks beyond `keepMaxCommits` down to `keepMinCommits`,
 // never at or after the oldest pending write, the first savepoint, the latest clean (or its earliest commit
-// to retain) or a replacecommit whose replaced files may still exist.
+// to retain) or a replacecommit whose replaced files may still exist; and, on a table with a metadata table,
+// never past its latest compaction (no MDT compaction, no archival).
 import { LakeletError } from '../errors.js';
 import { WRITE_ACTIONS, compareInstantTimes, type Instant } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
@@ -18,6 +19,21 @@ export interface LatestClean {
   instantTime: string;
   /** Its earliest commit to retain (`""` / undefined when it has none). */
   earliestCommitToRetain: string | undefined;
+}
+
+/**
+ * Hudi's metadata-table bound on archival (`TimelineArchiverV2`, step 4): the MDT's latest compaction is its
+ * last completed commit or replacecommit. With none, nothing is archived (`blocked`); else no write that
+ * completed after that compaction's requested time is archived, nor anything after it — `stop` is the first
+ * such completed write (undefined: none, no bound). Layout-1 instants, without completion times, count by
+ * their requested time.
+ */
+export function metadataTableArchivalBound(timeline: Timeline, metadataTimeline: Timeline): { blocked: boolean; stop: string | undefined } {
+  const compactions = metadataTimeline.completed().filter((i) => i.action === 'commit' || i.action === 'replacecommit');
+  const latest = compactions[compactions.length - 1]?.requestedTime;
+  if (latest === undefined) return { blocked: true, stop: undefined };
+  const after = timeline.completedWrites().find((w) => w.requestedTime !== latest && compareInstantTimes(w.completionTime ?? w.requestedTime, latest) > 0);
+  return { blocked: false, stop: after?.requestedTime };
 }
 
 /** An archival plan. */
@@ -53,15 +69,21 @@ export function resolveArchivalOptions(options: ArchivalOptions = {}): { keepMin
  * pending write or table service (so files of pending writes stay distinguishable); the first completed
  * savepoint; the latest clean's earliest commit to retain; the first replacecommit at or after that commit (or
  * after the clean itself, or any replacecommit when the table was never cleaned) — its replaced file groups
- * may still be on storage.
+ * may still be on storage. With `metadataTimeline` (the table has a metadata table): see
+ * {@link metadataTableArchivalBound}.
  */
-export function planArchival(timeline: Timeline, options: ArchivalOptions = {}, latestClean?: LatestClean): ArchivalPlan {
+export function planArchival(timeline: Timeline, options: ArchivalOptions = {}, latestClean?: LatestClean, metadataTimeline?: Timeline): ArchivalPlan {
   const { keepMinCommits, keepMaxCommits } = resolveArchivalOptions(options);
   const writes = timeline.completedWrites();
   const total = timeline.completed().filter((i) => WRITE_ACTIONS.has(i.action) || i.action === 'clean' || i.action === 'rollback').length;
   if (total <= keepMaxCommits) return { instants: [], files: [] };
 
   const stops: string[] = [];
+  if (metadataTimeline) {
+    const bound = metadataTableArchivalBound(timeline, metadataTimeline);
+    if (bound.blocked) return { instants: [], files: [] };
+    if (bound.stop !== undefined) stops.push(bound.stop);
+  }
   const pending = timeline.pending().find((i) => PENDING_BLOCKERS.has(i.action));
   if (pending) {
     const before = writes.filter((w) => lt(w.requestedTime, pending.requestedTime));

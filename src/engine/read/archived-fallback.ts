@@ -1,20 +1,98 @@
-// Commit metadata of a completed instant read from its timeline file, falling back to the archived timeline
-// when a concurrent archival moved it meanwhile (the archive file is written before the instant files are
-// deleted, so a file missing from the active timeline is in the archive by the time its absence is seen).
+// Reading the archived timeline from storage — layout 1's `.hoodie/archived/` log files, or layout 2's LSM
+// history (`_version_` → `manifest_<N>` → the parquet files it lists, as Hudi's `LSMTimeline` reads it) — and
+// commit metadata of a completed instant read from its timeline file, falling back to the archived timeline when
+// a concurrent archival moved it meanwhile (archived copies are written before instant files are deleted, so a
+// file missing from the active timeline is in the archive by the time its absence is seen).
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
-import { baseName, timelineFilePath } from '../../layout.js';
+import { baseName, historyFilePath, historyManifestPath, historyVersionPath, timelineFilePath, type ArchiveLocation } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
-import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../../timeline/archived-timeline.js';
+import { ArchivedTimeline, archiveFileVersion, parseArchiveFile, type ArchivedEntry } from '../../timeline/archived-timeline.js';
 import { parseCommitMetadata, type CommitMetadata } from '../../timeline/commit-metadata.js';
-import type { Instant } from '../../timeline/instant.js';
+import { compareInstantTimes, type Instant } from '../../timeline/instant.js';
+import { lsmManifestVersion, parseLsmManifest, parseLsmVersion, type LsmManifest } from '../../timeline/lsm-files.js';
+import { decodeLsmFile, lsmArchivedEntry } from '../../timeline/lsm-instant.js';
+import { Timeline } from '../../timeline/timeline.js';
+
+const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+/** The version `_version_` names, or undefined when it is missing or unreadable (e.g. a crash while replacing it). */
+async function versionFileVersion(storage: Storage, table: ArchiveLocation): Promise<number | undefined> {
+  try {
+    return parseLsmVersion(text(await storage.read(historyVersionPath(table))));
+  } catch (err) {
+    if (!isLakeletError(err, 'NOT_FOUND')) throw err;
+    return undefined;
+  }
+}
 
 /**
- * Read the archived timeline as it is on storage now (v6 `.hoodie/archived/` files, in version order); empty
- * for timeline layout 2 (lakelet does not read LSM history, and never archives such tables).
+ * The history's latest snapshot version: what `_version_` says, else the newest manifest listed (Hudi's
+ * `latestSnapshotVersion`); -1 when there is none.
+ */
+export async function latestHistoryVersion(storage: Storage, table: ArchiveLocation): Promise<number> {
+  const v = await versionFileVersion(storage, table);
+  if (v !== undefined) return v;
+  let max = -1;
+  for (const f of await storage.list(table.archivePath)) {
+    const m = f.kind === 'file' ? lsmManifestVersion(baseName(f.path)) : undefined;
+    if (m !== undefined && m > max) max = m;
+  }
+  return max;
+}
+
+/** The manifest of snapshot `version` (empty for -1, no snapshot yet). */
+export async function readHistoryManifest(storage: Storage, table: ArchiveLocation, version: number): Promise<LsmManifest> {
+  if (version < 0) return { files: [] };
+  const path = historyManifestPath(table, version);
+  return parseLsmManifest(text(await storage.read(path)), path);
+}
+
+/** Attempts at reading one snapshot while a concurrent archival's clean may delete an older one under us. */
+const SNAPSHOT_ATTEMPTS = 4;
+
+/** The entries of one snapshot: each listed file's rows, files in name (oldest-first) order. */
+async function snapshotEntries(storage: Storage, table: ArchiveLocation, version: number): Promise<ArchivedEntry[]> {
+  const manifest = await readHistoryManifest(storage, table, version);
+  const entries: ArchivedEntry[] = [];
+  for (const name of manifest.files.map((f) => f.fileName).sort()) {
+    const path = historyFilePath(table, name);
+    for (const row of await decodeLsmFile(await storage.read(path), path)) entries.push(lsmArchivedEntry(row, path));
+  }
+  return entries;
+}
+
+// A published snapshot never changes (a new version gets a new manifest), so the last one read per store and
+// history folder is kept while `_version_` still names it: lookups of many archived instants read it once.
+const published = new WeakMap<Storage, Map<string, { version: number; entries: Promise<ArchivedEntry[]> }>>();
+
+/** The entries of the history's latest snapshot. */
+async function loadHistoryEntries(storage: Storage, table: ArchiveLocation): Promise<ArchivedEntry[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const named = await versionFileVersion(storage, table);
+      let cache = published.get(storage);
+      const hit = named === undefined ? undefined : cache?.get(table.archivePath);
+      if (hit && hit.version === named) return await hit.entries;
+      if (named === undefined) return await snapshotEntries(storage, table, await latestHistoryVersion(storage, table));
+      const entries = snapshotEntries(storage, table, named);
+      if (!cache) published.set(storage, (cache = new Map()));
+      cache.set(table.archivePath, { version: named, entries });
+      entries.catch(() => cache.delete(table.archivePath));
+      return await entries;
+    } catch (err) {
+      // A manifest or file gone: a newer snapshot replaced the one read (its clean ran); read the newest again.
+      if (!isLakeletError(err, 'NOT_FOUND') || attempt >= SNAPSHOT_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * Read the archived timeline as it is on storage now: v6 `.hoodie/archived/` files in version order, or the
+ * layout-2 history's latest snapshot.
  */
 export async function loadArchivedTimeline(storage: Storage, config: TableConfig): Promise<ArchivedTimeline> {
-  if (config.timelineLayoutVersion !== 1) return new ArchivedTimeline([]);
+  if (config.timelineLayoutVersion === 2) return new ArchivedTimeline(await loadHistoryEntries(storage, config));
   const files = (await storage.list(config.archivePath))
     .filter((f) => f.kind === 'file')
     .map((f) => ({ path: f.path, version: archiveFileVersion(baseName(f.path)) }))
@@ -43,4 +121,30 @@ export async function readCommitMetadataOrArchived(storage: Storage, config: Tab
     throw err;
   }
   return parseCommitMetadata(bytes, path);
+}
+
+/** What {@link withArchivedWrites} needs of a loaded table (a `TableState` fits). */
+export interface ArchiveReader {
+  readonly timeline: Timeline;
+  archivedTimeline(): Promise<ArchivedTimeline>;
+}
+
+/**
+ * The timeline a range starting at `from` selects writes from: the active one, plus — when `from` precedes the
+ * completion of the active timeline's first completed write (or there is none) — the archived completed
+ * instants not on it, with their completion times (layout 2), and the commit metadata of those archived writes
+ * (undefined for active ones: read them from their files).
+ */
+export async function withArchivedWrites(state: ArchiveReader, from: string): Promise<{ timeline: Timeline; archivedMetadata(requestedTime: string): CommitMetadata | undefined }> {
+  const first = state.timeline.completedWrites()[0];
+  const none = { timeline: state.timeline, archivedMetadata: () => undefined };
+  if (first !== undefined && compareInstantTimes(from, first.completionTime ?? first.requestedTime) >= 0) return none;
+  const archived = await state.archivedTimeline();
+  const extra = archived.instants.filter((i) => !state.timeline.completedAt(i.requestedTime));
+  if (extra.length === 0) return none;
+  const own = new Set(extra.map((i) => i.requestedTime));
+  return {
+    timeline: new Timeline([...state.timeline.files, ...extra]),
+    archivedMetadata: (t) => (own.has(t) ? archived.commitMetadata(t) : undefined),
+  };
 }

@@ -1,17 +1,29 @@
-// Archival of the v6 active timeline (hudi-format.md §3.5, Hudi's HoodieTimelineArchiver): plan with
-// plan/archival-plan.ts, write the archived instants' timeline files as HoodieArchivedMetaEntry records into a
-// new `.hoodie/archived/.commits_.archive.<N>_1-0-1`, then delete their timeline files — requested and inflight
-// first, completed last. A crash in between leaves instants in both places; readers prefer the active copy.
+// Archival of the active timeline (Hudi's HoodieTimelineArchiver), planned by plan/archival-plan.ts.
+// Layout 1 (v6): the archived instants' files become HoodieArchivedMetaEntry records of a new
+// `.hoodie/archived/.commits_.archive.<N>_1-0-1`. Layout 2 (v8/v9, Hudi's TimelineArchiverV2 + LSMTimelineWriter),
+// under the commit lock: a new layer-0 parquet file in `.hoodie/timeline/history/`, then `manifest_<N+1>` listing
+// it, then `_version_` = N+1 (readers see the new snapshot only from here), then layer compaction and the
+// history clean. Either way the instant files are deleted last — requested and inflight first, completed in
+// ascending order — so a crash at any step leaves every instant readable, in the active timeline, the archive, or
+// (for a while) both; readers prefer the active copy.
+import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError, LakeletError } from '../../errors.js';
-import { planArchival, type ArchivalOptions, type LatestClean } from '../../plan/archival-plan.js';
-import { archiveFilePath, baseName } from '../../layout.js';
+import { planArchival, type ArchivalOptions, type ArchivalPlan, type LatestClean } from '../../plan/archival-plan.js';
+import { archiveFilePath, baseName, historyFilePath, historyManifestPath, historyVersionPath, METADATA_TABLE_DIR } from '../../layout.js';
+import { prefixedStorage } from '../../storage/prefixed.js';
 import type { Storage } from '../../storage/storage.js';
 import { archiveFileName, archiveFileVersion, encodeArchiveFile, type ArchiveEntryInput } from '../../timeline/archived-timeline.js';
 import { parseCleanMetadata } from '../../timeline/clean-metadata.js';
 import { decodeInstantFile } from '../../timeline/commit-metadata.js';
-import type { Instant } from '../../timeline/instant.js';
+import { completedAction, type Instant } from '../../timeline/instant.js';
+import { applyLsmCompaction, lsmVersionsToKeep, planLsmClean, planLsmCompaction, type LsmCompactionOptions } from '../../timeline/lsm-compaction.js';
+import { encodeLsmManifest, encodeLsmVersion, lsmFileName, type LsmManifest } from '../../timeline/lsm-files.js';
+import { decodeLsmFile, encodeLsmFile, lsmInstantRow, type LsmInstantRow, type TimelineFileBytes } from '../../timeline/lsm-instant.js';
+import { Timeline } from '../../timeline/timeline.js';
 import { deleteMarkers } from '../commit/commit-protocol.js';
-import type { TableState } from '../table-state.js';
+import { withCommitLock } from '../commit/commit-lock.js';
+import { latestHistoryVersion, readHistoryManifest } from '../read/archived-fallback.js';
+import { loadTableConfig, loadTimeline, type TableState } from '../table-state.js';
 import type { EngineContext } from '../context.js';
 
 export type { ArchivalOptions } from '../../plan/archival-plan.js';
@@ -26,30 +38,61 @@ export async function latestClean(state: TableState): Promise<LatestClean | unde
   return { instantTime: last.requestedTime, earliestCommitToRetain: md.earliestCommitToRetain || undefined };
 }
 
-/** The next free archive file version (1 when there is none). */
-async function nextArchiveVersion(storage: Storage, dir: string): Promise<number> {
-  let max = 0;
-  for (const f of await storage.list(dir)) {
-    if (f.kind !== 'file') continue;
-    const v = archiveFileVersion(baseName(f.path));
-    if (v !== undefined && v > max) max = v;
+/**
+ * The metadata table's active timeline when the table has one (`hoodie.table.metadata.partitions` lists
+ * `files`, as Hudi's `isMetadataTableAvailable`), else undefined. An MDT that cannot be read counts as one
+ * never compacted: nothing is archived.
+ */
+export async function metadataTableTimeline(storage: Storage, config: TableConfig): Promise<Timeline | undefined> {
+  const partitions = (config.properties.get('hoodie.table.metadata.partitions') ?? '').split(',').map((p) => p.trim());
+  if (!partitions.includes('files')) return undefined;
+  const mdt = prefixedStorage(storage, METADATA_TABLE_DIR);
+  try {
+    return await loadTimeline(mdt, await loadTableConfig(mdt));
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND') || isLakeletError(err, 'INVALID_TABLE')) return new Timeline([]);
+    throw err;
   }
-  return max + 1;
+}
+
+async function planFor(state: TableState, options: ArchivalOptions): Promise<ArchivalPlan> {
+  return planArchival(state.timeline, options, await latestClean(state), await metadataTableTimeline(state.storage, state.config));
+}
+
+/** Options of {@link archive} beyond the archival limits (tests tune the history's compaction). */
+export interface ArchiveRunOptions extends ArchivalOptions {
+  /** Layer compaction of the layout-2 history (default Hudi's: 10 files, 1 GB). */
+  historyCompaction?: LsmCompactionOptions;
 }
 
 /**
  * Archive old completed instants (see {@link planArchival}). Returns the completed instants archived (none
- * when the active timeline holds no more than `keepMaxCommits` writes). Bad options → `INVALID_ARGUMENT`.
+ * when the active timeline holds no more than `keepMaxCommits` writes, or the metadata table was never
+ * compacted). Bad options → `INVALID_ARGUMENT`.
  */
-export async function archive(ctx: EngineContext, options: ArchivalOptions = {}): Promise<Instant[]> {
-  const { storage } = ctx;
-  const state = await ctx.snapshot();
-  if (state.config.timelineLayoutVersion !== 1) {
-    throw new LakeletError('UNSUPPORTED', `archive: tables with timeline layout ${state.config.timelineLayoutVersion} (LSM history) are not archived by lakelet`, { value: state.config.timelineLayoutVersion });
+export async function archive(ctx: EngineContext, options: ArchiveRunOptions = {}): Promise<Instant[]> {
+  const first = await ctx.snapshot();
+  if (first.config.timelineLayoutVersion === 2) {
+    if ((await planFor(first, options)).instants.length === 0) return [];
+    // Under the commit lock: one archiver at a time builds on the latest manifest, on the timeline as it is now.
+    return withCommitLock(ctx.storage, 'archival', async (held) => {
+      ctx.invalidate();
+      const state = await ctx.snapshot();
+      const plan = await planFor(state, options);
+      if (plan.instants.length === 0) return [];
+      await archiveToHistory(ctx, state, plan, options.historyCompaction ?? {}, held);
+      return plan.instants;
+    });
   }
-  const plan = planArchival(state.timeline, options, await latestClean(state));
+  const plan = await planFor(first, options);
   if (plan.instants.length === 0) return [];
+  await archiveToLog(ctx, first, plan);
+  return plan.instants;
+}
 
+/** Layout 1: one new archive log file, then the instant files go. */
+async function archiveToLog(ctx: EngineContext, state: TableState, plan: ArchivalPlan): Promise<void> {
+  const { storage } = ctx;
   const entries: ArchiveEntryInput[] = [];
   for (const f of plan.files) {
     const path = state.instantPath(f);
@@ -64,9 +107,23 @@ export async function archive(ctx: EngineContext, options: ArchivalOptions = {})
     if (attempt >= 8) throw new LakeletError('CONFLICT', `archive: could not create an archive file in ${dir} (version ${version} and earlier are taken)`, { path: dir });
     version++;
   }
-
   ctx.invalidate();
-  // Pending states first: a completed file removed first would leave what looks like a failed write.
+  await deleteArchivedFiles(storage, state, plan);
+}
+
+/** The next free archive file version (1 when there is none). */
+async function nextArchiveVersion(storage: Storage, dir: string): Promise<number> {
+  let max = 0;
+  for (const f of await storage.list(dir)) {
+    if (f.kind !== 'file') continue;
+    const v = archiveFileVersion(baseName(f.path));
+    if (v !== undefined && v > max) max = v;
+  }
+  return max + 1;
+}
+
+/** Pending states first (a completed file removed first would leave what looks like a failed write), then markers. */
+async function deleteArchivedFiles(storage: Storage, state: TableState, plan: ArchivalPlan): Promise<void> {
   for (const f of plan.files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(state.instantPath(f));
   for (const f of plan.files.filter((x) => x.state === 'COMPLETED')) await storage.delete(state.instantPath(f));
   for (const i of plan.instants) {
@@ -76,5 +133,66 @@ export async function archive(ctx: EngineContext, options: ArchivalOptions = {})
       if (!isLakeletError(err, 'NOT_FOUND')) throw err;
     }
   }
-  return plan.instants;
+}
+
+/** The history rows of the plan's instants, by requested time, from their timeline files' bytes. */
+async function historyRows(storage: Storage, state: TableState, plan: ArchivalPlan): Promise<LsmInstantRow[]> {
+  const read = async (f: Instant | undefined): Promise<TimelineFileBytes | undefined> => (f ? { instant: f, bytes: await storage.read(state.instantPath(f)) } : undefined);
+  const rows: LsmInstantRow[] = [];
+  for (const i of plan.instants) {
+    const own = plan.files.filter((f) => f.requestedTime === i.requestedTime && completedAction(f.action) === i.action);
+    const completed = (await read(own.find((f) => f.state === 'COMPLETED'))) ?? { instant: i, bytes: await storage.read(state.instantPath(i)) };
+    rows.push(lsmInstantRow({ completed, requested: await read(own.find((f) => f.state === 'REQUESTED')), inflight: await read(own.find((f) => f.state === 'INFLIGHT')) }));
+  }
+  return rows.sort((a, b) => (a.instantTime < b.instantTime ? -1 : a.instantTime > b.instantTime ? 1 : 0));
+}
+
+/** Write `manifest` as snapshot `version`, then point `_version_` at it (the step that publishes it). */
+async function publishSnapshot(storage: Storage, config: TableConfig, manifest: LsmManifest, version: number, held: () => Promise<void>): Promise<void> {
+  await held();
+  await storage.write(historyManifestPath(config, version), new TextEncoder().encode(encodeLsmManifest(manifest)));
+  await storage.write(historyVersionPath(config), new TextEncoder().encode(encodeLsmVersion(version)));
+}
+
+/** Layout 2: the LSM history's new file and snapshot, the instant files deleted, then compaction and clean. */
+async function archiveToHistory(ctx: EngineContext, state: TableState, plan: ArchivalPlan, compaction: LsmCompactionOptions, held: () => Promise<void>): Promise<void> {
+  const { storage, config } = state;
+  const rows = await historyRows(storage, state, plan);
+  const name = lsmFileName((rows[0] as LsmInstantRow).instantTime, (rows[rows.length - 1] as LsmInstantRow).instantTime, 0);
+  let version = await latestHistoryVersion(storage, config);
+  let manifest = await readHistoryManifest(storage, config, version);
+  // Already listed: an earlier run published this very file and crashed before deleting the instant files.
+  if (!manifest.files.some((f) => f.fileName === name)) {
+    const bytes = encodeLsmFile(rows);
+    await storage.write(historyFilePath(config, name), bytes); // replaces a file a crashed run left unlisted
+    manifest = { files: [...manifest.files, { fileName: name, fileLen: bytes.length }] };
+    version = version < 0 ? 1 : version + 1; // versions start at 1
+    await publishSnapshot(storage, config, manifest, version, held);
+  }
+  ctx.invalidate();
+  await deleteArchivedFiles(storage, state, plan);
+
+  let compactions = 0;
+  for (let layer = 0; ; layer++) {
+    const step = planLsmCompaction(manifest, layer, compaction);
+    if (!step) break;
+    const merged: LsmInstantRow[] = [];
+    for (const source of step.sources) {
+      const path = historyFilePath(config, source);
+      merged.push(...(await decodeLsmFile(await storage.read(path), path)));
+    }
+    const bytes = encodeLsmFile(merged);
+    await storage.write(historyFilePath(config, step.target), bytes);
+    manifest = applyLsmCompaction(manifest, step, bytes.length);
+    await publishSnapshot(storage, config, manifest, ++version, held);
+    compactions++;
+  }
+
+  const names = (await storage.list(config.archivePath)).filter((f) => f.kind === 'file').map((f) => baseName(f.path));
+  const keep = lsmVersionsToKeep(names, compactions);
+  if (!keep) return;
+  const kept = new Map<number, LsmManifest>();
+  for (const v of keep) kept.set(v, await readHistoryManifest(storage, config, v));
+  const clean = planLsmClean(names, kept);
+  for (const n of [...clean.manifests, ...clean.dataFiles]) await storage.delete(historyFilePath(config, n));
 }

@@ -1,0 +1,124 @@
+// The Avro schemas of the layout-1 (v6) archived timeline: `HoodieArchivedMetaEntry` and the commit,
+// replace-commit and deprecated compaction metadata records it nests (apache/hudi `HoodieArchivedMetaEntry.avsc`).
+import { type AvroSchema, parseAvroSchema } from '../format/avro/schema.js';
+import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './avro-schemas.js';
+import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from './clean-metadata.js';
+import { COMPACTION_PLAN_SCHEMA } from './compaction-plan.js';
+import { SAVEPOINT_METADATA_SCHEMA } from './savepoint-metadata.js';
+
+const STR = { type: 'string', 'avro.java.string': 'String' } as const;
+const OPT_STR = ['null', STR] as const;
+const OPT_LONG = ['null', 'long'] as const;
+const n = (name: string, type: unknown) => ({ name, type, default: null });
+
+/** `HoodieCommitMetadata` (Avro) as Hudi embeds it (copied from a Hudi-written commit file's header). */
+export const COMMIT_METADATA_AVRO_SCHEMA = {
+  type: 'record',
+  name: 'HoodieCommitMetadata',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    n('partitionToWriteStats', ['null', {
+      type: 'map',
+      values: {
+        type: 'array',
+        items: {
+          type: 'record',
+          name: 'HoodieWriteStat',
+          fields: [
+            n('fileId', OPT_STR), n('path', OPT_STR), n('prevCommit', OPT_STR), n('numWrites', OPT_LONG), n('numDeletes', OPT_LONG),
+            n('numUpdateWrites', OPT_LONG), n('totalWriteBytes', OPT_LONG), n('totalWriteErrors', OPT_LONG), n('partitionPath', OPT_STR),
+            n('totalLogRecords', OPT_LONG), n('totalLogFiles', OPT_LONG), n('totalUpdatedRecordsCompacted', OPT_LONG), n('numInserts', OPT_LONG),
+            n('totalLogBlocks', OPT_LONG), n('totalCorruptLogBlock', OPT_LONG), n('totalRollbackBlocks', OPT_LONG), n('fileSizeInBytes', OPT_LONG),
+            n('logVersion', ['null', 'int']), n('logOffset', OPT_LONG), n('baseFile', OPT_STR),
+            n('logFiles', ['null', { type: 'array', items: STR, default: null }]),
+            n('cdcStats', ['null', { type: 'map', values: 'long', 'avro.java.string': 'String', default: null }]),
+            n('prevBaseFile', OPT_STR), n('minEventTime', OPT_LONG), n('maxEventTime', OPT_LONG),
+            n('runtimeStats', ['null', {
+              type: 'record',
+              name: 'HoodieRuntimeStats',
+              fields: [n('totalScanTime', OPT_LONG), n('totalCreateTime', OPT_LONG), n('totalUpsertTime', OPT_LONG)],
+            }]),
+            n('totalLogFilesCompacted', OPT_LONG), n('totalLogReadTimeMs', OPT_LONG), n('totalLogSizeCompacted', OPT_LONG), n('tempPath', OPT_STR),
+            n('numUpdates', OPT_LONG),
+          ],
+        },
+      },
+      'avro.java.string': 'String',
+    }]),
+    n('compacted', ['null', 'boolean']),
+    n('extraMetadata', ['null', { type: 'map', values: STR, 'avro.java.string': 'String', default: null }]),
+    { name: 'version', type: ['int', 'null'], default: 1 },
+    n('operationType', OPT_STR),
+  ],
+} as const;
+
+/** `HoodieReplaceCommitMetadata` (Avro), write stats by reference to `HoodieWriteStat`. */
+export const REPLACE_COMMIT_METADATA_AVRO_SCHEMA = {
+  type: 'record',
+  name: 'HoodieReplaceCommitMetadata',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    n('partitionToWriteStats', ['null', { type: 'map', values: { type: 'array', items: 'HoodieWriteStat' }, 'avro.java.string': 'String' }]),
+    n('compacted', ['null', 'boolean']),
+    n('extraMetadata', ['null', { type: 'map', values: STR, 'avro.java.string': 'String' }]),
+    { name: 'version', type: ['int', 'null'], default: 1 },
+    n('operationType', OPT_STR),
+    n('partitionToReplaceFileIds', ['null', { type: 'map', values: { type: 'array', items: STR }, 'avro.java.string': 'String' }]),
+  ],
+} as const;
+
+/** Deprecated `HoodieCompactionMetadata` (still a field of archived entries). */
+const COMPACTION_METADATA_AVRO_SCHEMA = {
+  type: 'record',
+  name: 'HoodieCompactionMetadata',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    {
+      name: 'partitionToCompactionWriteStats',
+      type: ['null', {
+        type: 'map',
+        values: {
+          type: 'array',
+          items: {
+            type: 'record',
+            name: 'HoodieCompactionWriteStat',
+            fields: [n('partitionPath', OPT_STR), n('totalLogRecords', OPT_LONG), n('totalLogFiles', OPT_LONG), n('totalUpdatedRecordsCompacted', OPT_LONG), n('hoodieWriteStat', ['null', 'HoodieWriteStat'])],
+          },
+        },
+        'avro.java.string': 'String',
+      }],
+    },
+  ],
+} as const;
+
+/** `HoodieArchivedMetaEntry` (apache/hudi `HoodieArchivedMetaEntry.avsc`, Hudi 0.14 fields), nested types inline. */
+export const ARCHIVED_META_ENTRY_SCHEMA = {
+  type: 'record',
+  name: 'HoodieArchivedMetaEntry',
+  namespace: 'org.apache.hudi.avro.model',
+  fields: [
+    n('hoodieCommitMetadata', ['null', COMMIT_METADATA_AVRO_SCHEMA]),
+    n('hoodieCleanMetadata', ['null', CLEAN_METADATA_SCHEMA]),
+    n('hoodieCompactionMetadata', ['null', COMPACTION_METADATA_AVRO_SCHEMA]),
+    n('hoodieRollbackMetadata', ['null', ROLLBACK_METADATA_SCHEMA]),
+    n('hoodieSavePointMetadata', ['null', SAVEPOINT_METADATA_SCHEMA]),
+    n('commitTime', OPT_STR),
+    n('actionType', OPT_STR),
+    { name: 'version', type: ['int', 'null'], default: 1 },
+    n('hoodieCompactionPlan', ['null', COMPACTION_PLAN_SCHEMA]),
+    n('hoodieCleanerPlan', ['null', CLEANER_PLAN_SCHEMA]),
+    n('actionState', OPT_STR),
+    n('hoodieReplaceCommitMetadata', ['null', REPLACE_COMMIT_METADATA_AVRO_SCHEMA]),
+    n('hoodieRequestedReplaceMetadata', ['null', REQUESTED_REPLACE_METADATA_SCHEMA]),
+    n('HoodieInflightReplaceMetadata', ['null', 'HoodieCommitMetadata']),
+  ],
+} as const;
+
+/** {@link ARCHIVED_META_ENTRY_SCHEMA} as JSON text (the SCHEMA header of archive log blocks). */
+export const ARCHIVED_META_ENTRY_JSON = JSON.stringify(ARCHIVED_META_ENTRY_SCHEMA);
+let archivedSchema: AvroSchema | undefined;
+/** The parsed {@link ARCHIVED_META_ENTRY_SCHEMA}. */
+export function archivedMetaEntrySchema(): AvroSchema {
+  archivedSchema ??= parseAvroSchema(ARCHIVED_META_ENTRY_JSON);
+  return archivedSchema;
+}
