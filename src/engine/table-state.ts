@@ -14,8 +14,8 @@ import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, type Instant } from '../timeline/instant.js';
 import { Timeline } from '../timeline/timeline.js';
 import { storageBuffer } from '../storage/async-buffer.js';
-import { readCommitMetadataOrArchived } from './read/archived-fallback.js';
-import { ArchivedTimeline, archiveFileVersion, parseArchiveFile } from '../timeline/archived-timeline.js';
+import { loadArchivedTimeline, readCommitMetadataOrArchived } from './read/archived-fallback.js';
+import type { ArchivedTimeline } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 
 /** Read and validate `.hoodie/hoodie.properties`; a missing file → `INVALID_TABLE` naming it. */
@@ -166,22 +166,12 @@ export class TableState {
   private readableFrom: Promise<{ instant: string; clean: string } | undefined> | undefined;
 
   /**
-   * The archived timeline (v6 `.hoodie/archived/` log files), read once on first use. Instants archived twice
-   * (a crash between writing the archive and trimming the active timeline) count once; callers prefer the
-   * active timeline's copy. Layout-2 history (LSM) is not read: empty.
+   * The archived timeline (v6 `.hoodie/archived/` log files, or the layout-2 LSM history), read once on first
+   * use. Instants archived twice (a crash between writing the archive and trimming the active timeline) count
+   * once; callers prefer the active timeline's copy.
    */
   archivedTimeline(): Promise<ArchivedTimeline> {
-    this.archived ??= (async () => {
-      if (this.config.timelineLayoutVersion !== 1) return new ArchivedTimeline([]);
-      const files = (await this.storage.list(this.config.archivePath))
-        .filter((f) => f.kind === 'file')
-        .map((f) => ({ path: f.path, version: archiveFileVersion(baseName(f.path)) }))
-        .filter((f): f is { path: string; version: number } => f.version !== undefined)
-        .sort((a, b) => a.version - b.version);
-      const entries = [];
-      for (const f of files) for (const entry of parseArchiveFile(await this.storage.read(f.path), f.path)) entries.push(entry);
-      return new ArchivedTimeline(entries);
-    })();
+    this.archived ??= loadArchivedTimeline(this.storage, this.config);
     return this.archived;
   }
 
