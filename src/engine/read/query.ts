@@ -10,7 +10,8 @@ import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter
 import { inCommitRange, planRead, type IncrementalRangeType, type ReadPlan } from '../../plan/read-plan.js';
 import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
 import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
-import type { TableState } from '../table-state.js';
+import { withArchivedWrites } from './archived-fallback.js';
+import { TableState } from '../table-state.js';
 
 /** Options shared by every read. */
 export interface ReadOptions {
@@ -141,9 +142,12 @@ export async function resolveQuery(state: TableState, options: QueryOptions): Pr
   const filters = compile(schema, options.filters);
   const readOptimized = options.readOptimized === true;
   // Versions 8 and 9: as of the moment T, the writes completed by T (hudi-format.md §4.3 with completion times).
-  const completedBy = asOf !== undefined && byCompletionTime(state) ? state.timeline.completionBound(asOf) : undefined;
+  // Before the active timeline's first write: the view knows the archived writes' completion times too.
+  const { timeline } = asOf !== undefined && byCompletionTime(state) ? await withArchivedWrites(state, asOf) : { timeline: state.timeline };
+  const completedBy = asOf !== undefined && byCompletionTime(state) ? timeline.completionBound(asOf) : undefined;
   const requestedAsOf = completedBy === undefined ? asOf : undefined;
-  const plan = planRead(state.config, await state.fileSystemView(), { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy });
+  const view = timeline === state.timeline ? await state.fileSystemView() : await new TableState(state.storage, state.config, timeline).fileSystemView();
+  const plan = planRead(state.config, view, { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy });
   return { schema, columns: outputColumns(schema, options.columns), plan, asOf: requestedAsOf, completedBy, readOptimized, limit: checkLimit(options.limit) };
 }
 
@@ -182,19 +186,20 @@ export async function resolveIncremental(state: TableState, options: Incremental
  * requested time of one of them.
  */
 async function resolveIncrementalByCompletion(state: TableState, options: IncrementalOptions, fromTime: string): Promise<ResolvedRead> {
-  const from = state.timeline.completionBound(fromTime);
-  const to = options.to === undefined ? undefined : state.timeline.completionBound(normalizeInstant(options.to, 'to'));
+  const { timeline, archivedMetadata } = await withArchivedWrites(state, fromTime); // a range reaching into the archive
+  const from = timeline.completionBound(fromTime);
+  const to = options.to === undefined ? undefined : timeline.completionBound(normalizeInstant(options.to, 'to'));
   if (to !== undefined && compareInstantTimes(from, to) > 0) {
     throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads completion times (from, to])`, { field: 'from', value: from });
   }
-  const writes = state.timeline.writesCompletedIn(from, to);
+  const writes = timeline.writesCompletedIn(from, to);
   const last = writes.reduce<string | undefined>((m, w) => (m === undefined || compareInstantTimes(w.requestedTime, m) > 0 ? w.requestedTime : m), undefined);
   const schema = await state.schemaAsOf(last ?? to);
   const filters = compile(schema, options.filters);
   if (to !== undefined && !(await beforeFirstCommit(state, to))) await state.checkReadable(to);
   const groups = new Set<string>();
   for (const instant of writes) {
-    const md = await state.commitMetadata(instant);
+    const md = archivedMetadata(instant.requestedTime) ?? (await state.commitMetadata(instant));
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
       for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
     }
