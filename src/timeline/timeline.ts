@@ -111,8 +111,9 @@ export class Timeline {
 
   /**
    * A query bound given as an instant time, as a completion time: the requested time of a completed write
-   * stands for the moment that write completed (what Hudi's checkpoint translation from requested to completion
-   * time does); any other time is taken as a completion time already.
+   * stands for the moment that write completed (Hudi's `CheckpointUtils.convertToCheckpointV2ForCommitTime`,
+   * which its incremental sources apply to requested-time checkpoints on v8+ tables); any other time is taken
+   * as a completion time already.
    */
   completionBound(time: string): string {
     const i = this.completedByTime.get(time);
