@@ -9,7 +9,7 @@ import type { ParquetFooter } from '../format/parquet/read.js';
 import { epochMicros } from '../schema/timestamp-micros.js';
 import type { ColumnStatsMetadata, ScalarWrappedValue, ValueTypeInfo } from './column-stats-codec.js';
 import { columnStatsKey, partitionStatsKey } from './keys.js';
-import { mergeColumnStats } from './metadata-merge.js';
+import { compareWrappedValues, mergeColumnStats } from './metadata-merge.js';
 import { emptyMetadataRecord, METADATA_RECORD_TYPE, type HoodieMetadataRecord } from './metadata-record.js';
 import type { MetadataSchemaVersion } from './metadata-schema.js';
 
@@ -97,7 +97,9 @@ export function wrapStatValue(kind: Kind, v: unknown, column: string): ScalarWra
     case 'BytesWrapper': {
       const scale = kind.decimalScale ?? 0;
       let unscaled: bigint;
-      if (typeof v === 'bigint') unscaled = v;
+      const text = typeof v === 'string' ? /^([+-]?)(\d+)(?:\.(\d*))?$/.exec(v.trim()) : null;
+      if (text && (text[3] ?? '').length <= scale) unscaled = BigInt(`${text[1] === '-' ? '-' : ''}${text[2]}${(text[3] ?? '').padEnd(scale, '0')}`);
+      else if (typeof v === 'bigint') unscaled = v;
       else if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v * 10 ** scale) < 2 ** 53) unscaled = BigInt(Math.round(v * 10 ** scale));
       else throw bad();
       return { wrapper: kind.wrapper, value: unscaledBytes(unscaled) };
@@ -153,6 +155,31 @@ export function columnStatsFromParquetFooter(footer: ParquetFooter, input: FileC
     if (acc) out.push(acc);
   }
   return out;
+}
+
+/**
+ * A log file's column stats from its records' values of one column (Hudi reads log records unmerged): the range
+ * of the non-null values as they are (no parquet signed-zero rule), the record count as value count, the nulls, and
+ * sizes 0 (a log has no column chunks).
+ */
+export function columnStatsFromValues(fileName: string, column: string, type: AvroSchema, values: readonly unknown[], version: MetadataSchemaVersion): ColumnStatsMetadata {
+  const kind = columnStatsKind(column, type, version);
+  let min: ScalarWrappedValue | null = null;
+  let max: ScalarWrappedValue | null = null;
+  let nulls = 0;
+  for (const v of values) {
+    const w = wrapStatValue(kind, v, column);
+    if (w === null) {
+      nulls++;
+      continue;
+    }
+    if (min === null || (compareWrappedValues(w, min, kind.valueType) ?? 0) < 0) min = w;
+    if (max === null || (compareWrappedValues(w, max, kind.valueType) ?? 0) > 0) max = w;
+  }
+  return {
+    fileName, columnName: column, minValue: min, maxValue: max, valueCount: values.length, nullCount: nulls,
+    totalSize: 0, totalUncompressedSize: 0, isDeleted: false, isTightBound: false, valueType: kind.valueType,
+  };
 }
 
 /** The `column_stats` records of files' stats in `partitionPath`. */
