@@ -238,9 +238,13 @@ describe('compaction plans in .hoodie/.aux (0.10–0.13 wrote both copies; 0.14 
 });
 
 describe('writing stays version 6+', () => {
-  it('a write, compaction, clean and rollback into a v5 table are UNSUPPORTED naming hoodie.table.version; the tree is byte-identical', async () => {
+  it.each([5, 4, 3, 7])('writes and services into a v%i table are UNSUPPORTED naming hoodie.table.version; the tree is byte-identical', async (version) => {
     const storage = await fixtureCopy(TRIPS);
-    await makeOldVersionTable(storage, 5);
+    if (version === 7) {
+      const props = await properties(storage);
+      props.set('hoodie.table.version', '7');
+      await storage.write('.hoodie/hoodie.properties', new TextEncoder().encode(formatProperties(props)));
+    } else await makeOldVersionTable(storage, version as OldTableVersion);
     const table = await openTable(storage);
     const before = await treeSnapshot(storage);
     const row = { ts: 1, uuid: 'new-key', rider: 'r', driver: 'd', fare: 1.5, city: 'chennai' };
