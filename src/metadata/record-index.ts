@@ -1,7 +1,8 @@
 // The `record_index` partition's records (hudi-v9-write.md §4.3): record key → data partition and file group.
 // A UUID-based file id `<uuid>-<N>` is stored as the UUID's two signed 64-bit halves plus N (encoding 0, fileId
 // ""); other file ids raw (encoding 1). instantTime is the epoch millis of the writing instant read in the table's
-// timeline timezone. Deletes are DELETE-block records (partitionPath "record_index", ordering value long 0).
+// timeline timezone. Deletes are DELETE-block records (partitionPath "record_index", ordering value 0 in the
+// IntWrapper branch, as Spark writes them: hudi-v9-write.md's "long 0" reads the branch with the pre-wrapper union).
 import { invalidArgument, corruptFile } from '../errors.js';
 import type { DeleteRecordInput } from '../format/log/delete-block.js';
 import { parseInstantTime } from '../timeline/instant-time.js';
@@ -73,7 +74,7 @@ export function recordIndexRecord(key: string, partitionPath: string, fileId: st
   return record;
 }
 
-/** The DELETE-block record that removes `key` from the record index. */
+/** The DELETE-block record that removes `key` from the record index (ordering value int 0, branch 2, as Spark's). */
 export function recordIndexDelete(key: string): DeleteRecordInput {
-  return { recordKey: key, partitionPath: RECORD_INDEX_PARTITION, orderingVal: 0n, orderingValType: 'long' };
+  return { recordKey: key, partitionPath: RECORD_INDEX_PARTITION, orderingVal: 0, orderingValType: 'int' };
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanLogBlocks } from '../../src/format/log/block.js';
 import { decodeAvroDataBlock, decodeDeleteBlock } from '../../src/format/log/content.js';
+import { encodeDeleteBlockContent } from '../../src/format/log/delete-block.js';
 import { HFileReader } from '../../src/format/hfile/reader.js';
 import { readParquetFooter } from '../../src/format/parquet/read.js';
 import { parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';
@@ -13,7 +14,7 @@ import { TableState } from '../../src/engine/table-state.js';
 import { baseName, METADATA_TABLE_DIR } from '../../src/layout.js';
 import { columnStatsFromParquetFooter, columnStatsFromValues, columnsToIndex } from '../../src/metadata/column-stats.js';
 import type { ColumnStatsMetadata } from '../../src/metadata/column-stats-codec.js';
-import { decodeMetadataRecord, type HoodieMetadataRecord } from '../../src/metadata/metadata-record.js';
+import { decodeMetadataRecord, encodeMetadataRecord, type HoodieMetadataRecord } from '../../src/metadata/metadata-record.js';
 import { recogniseMetadataSchema } from '../../src/metadata/metadata-schema.js';
 import { metadataWriteRecords, type RecordIndexUpsert } from '../../src/metadata/metadata-write-records.js';
 import { instantEpochMillis } from '../../src/metadata/record-index.js';
@@ -23,6 +24,10 @@ import type { Storage } from '../../src/storage/storage.js';
 import { collect, fixtureStorage, openFixture } from '../helpers/fixtures.js';
 
 type Written = { upserts: HoodieMetadataRecord[]; deletes: string[] };
+/** Spark's stored Avro value of every upsert, by `partition/fileId` then key. */
+const sparkBytes = new Map<string, Map<string, Uint8Array>>();
+/** Spark's DELETE block contents, by `partition/fileId`. */
+const sparkDeleteBlocks = new Map<string, Uint8Array[]>();
 
 /** What Spark's MDT logs named after instant T hold, per `partition/fileId`. */
 async function sparkMdtWrites(storage: Storage, partitions: readonly string[], instant: string): Promise<Map<string, Written>> {
@@ -33,11 +38,19 @@ async function sparkMdtWrites(storage: Storage, partitions: readonly string[], i
       if (!log || log.instantTime !== instant) continue;
       const w: Written = { upserts: [], deletes: [] };
       for (const block of scanLogBlocks(await storage.read(f.path), f.path).blocks) {
-        if (block.type === 'DELETE') w.deletes.push(...decodeDeleteBlock(block, f.path).map((d) => String(d.recordKey)));
+        if (block.type === 'DELETE') {
+          w.deletes.push(...decodeDeleteBlock(block, f.path).map((d) => String(d.recordKey)));
+          sparkDeleteBlocks.set(`${partition}/${log.fileId}`, [...(sparkDeleteBlocks.get(`${partition}/${log.fileId}`) ?? []), block.content]);
+        }
         if (block.type !== 'HFILE_DATA') continue;
         const kind = recogniseMetadataSchema(block.header.SCHEMA ?? '', f.path);
         const reader = await HFileReader.open(block.content, { path: f.path });
-        for await (const e of reader.entries()) w.upserts.push(decodeMetadataRecord(e.key, e.value, kind));
+        const bytes = new Map<string, Uint8Array>();
+        for await (const e of reader.entries()) {
+          w.upserts.push(decodeMetadataRecord(e.key, e.value, kind));
+          bytes.set(e.key, e.value);
+        }
+        sparkBytes.set(`${partition}/${log.fileId}`, bytes);
       }
       out.set(`${partition}/${log.fileId}`, w);
     }
@@ -118,6 +131,9 @@ describe('replaying data commits through the MDT record builders', () => {
         const mine = new Map(ours.map((w) => [`${w.partition}/${w.fileId}`, { upserts: w.upserts, deletes: w.deletes.map((d) => String(d.recordKey)) }]));
         expect([...mine.keys()].sort(), t).toEqual([...theirs.keys()].sort());
         for (const [id, w] of theirs) expect(mine.get(id), `${t} ${id}`).toEqual(w);
+        // Byte for byte: our encoding of each upsert is the Avro value Spark stored under its key.
+        for (const w of ours) if (w.deletes.length > 0) expect([encodeDeleteBlockContent(w.deletes)], `${t} ${w.fileId} delete block`).toEqual(sparkDeleteBlocks.get(`${w.partition}/${w.fileId}`));
+        for (const w of ours) for (const r of w.upserts) expect(encodeMetadataRecord(r, { version }), `${t} ${r.key}`).toEqual(sparkBytes.get(`${w.partition}/${w.fileId}`)?.get(r.key));
         replayed++;
       }
       expect(replayed).toBeGreaterThanOrEqual(2);

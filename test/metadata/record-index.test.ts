@@ -39,6 +39,6 @@ describe('record index entries', () => {
     expect(r.type).toBe(5);
     expect(r.key).toBe('TXN-001');
     expect(r.recordIndexMetadata?.instantTime).toBe(42);
-    expect(recordIndexDelete('TXN-001')).toEqual({ recordKey: 'TXN-001', partitionPath: 'record_index', orderingVal: 0n, orderingValType: 'long' });
+    expect(recordIndexDelete('TXN-001')).toEqual({ recordKey: 'TXN-001', partitionPath: 'record_index', orderingVal: 0, orderingValType: 'int' });
   });
 });
