@@ -5,16 +5,17 @@ import { LakeletError, isLakeletError } from '../errors.js';
 import { baseName, HOODIE_DIR, instantFilePath, PROPERTIES_PATH, timelineFilePath } from '../layout.js';
 import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
+import { parseLogFileName } from '../file-group/file-names.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { readParquetFooter } from '../format/parquet/read.js';
 import { readHudiFooter } from '../format/parquet/hudi-footer.js';
 import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../schema/table-schema.js';
 import type { FileInfo, Storage } from '../storage/storage.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
-import { compareInstantTimes, type Instant } from '../timeline/instant.js';
+import { compareInstantTimes, INIT_INSTANT_TIME, type Instant } from '../timeline/instant.js';
 import { Timeline } from '../timeline/timeline.js';
 import { storageBuffer } from '../storage/async-buffer.js';
-import { loadArchivedTimeline, readCommitMetadataOrArchived } from './read/archived-fallback.js';
+import { loadArchivedTimeline, readCommitMetadataOrArchived, withArchivedWrites } from './read/archived-fallback.js';
 import type { ArchivedTimeline } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 
@@ -129,9 +130,23 @@ export class TableState {
       // disappears. If that happened while the files were listed, the listing may be newer than the timeline:
       // skip the missing-file check rather than report a file a concurrent service removed.
       const moved = vanished || filesMayHaveMoved(this.timeline, await loadTimeline(this.storage, this.config));
-      return new FileSystemView({ files, timeline: this.timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed: moved ? undefined : committed });
+      const timeline = await this.viewTimeline(files);
+      return new FileSystemView({ files, timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed: moved ? undefined : committed });
     })();
     return this.view;
+  }
+
+  /**
+   * The timeline the view places log files by: the active one, plus the archived writes (with their completion
+   * times, from the history) when a layout-2 log names a deltacommit older than the active timeline.
+   */
+  private async viewTimeline(files: readonly FileInfo[]): Promise<Timeline> {
+    if (this.config.timelineLayoutVersion !== 2) return this.timeline;
+    const archivedLog = files.some((f) => {
+      const log = parseLogFileName(baseName(f.path));
+      return log !== undefined && log.extension === 'log' && !this.timeline.completedAt(log.instantTime) && this.timeline.isCommittedWrite(log.instantTime);
+    });
+    return archivedLog ? (await withArchivedWrites(this, INIT_INSTANT_TIME)).timeline : this.timeline;
   }
 
   /** Completed writes with requested time ≤ `asOf` (all when undefined). */
