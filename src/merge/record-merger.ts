@@ -1,8 +1,11 @@
-// Merging the versions of records within one file slice (hudi-format.md §8): base rows, then log data and
-// delete blocks in log order, under event-time or commit-time ordering, with Hudi's delete semantics.
+// Merging the versions of records within one file slice (hudi-format.md §8, docs/partial-updates.md), as Hudi
+// 1.x's file-group reader does: the log's data and delete records are merged among themselves in log order
+// (`deltaMerge`), then each base row with its key's merged log version (`finalMerge`), under event-time or
+// commit-time ordering, with Hudi's delete semantics and partial records merged column by column.
 import type { RecordMergeMode } from '../config/table-config.js';
 import type { OrderingKind } from '../schema/compare.js';
 import { newerWins, usesEventTime } from './ordering.js';
+import { mergeVersions, type RecordVersion } from './partial-merge.js';
 
 /** How records are compared while merging. */
 export interface RecordMergerOptions {
@@ -13,6 +16,8 @@ export interface RecordMergerOptions {
   orderingKinds: readonly OrderingKind[];
   /** Field holding the record key (default `_hoodie_record_key`). */
   keyField?: string;
+  /** The table's `hoodie.table.partial.update.mode` (partial blocks merge only under unset/NONE/KEEP_VALUES). */
+  partialUpdateMode?: string | undefined;
 }
 
 /** A delete from a DELETE block. */
@@ -23,36 +28,36 @@ export interface DeleteRecord {
   orderingVal?: unknown;
 }
 
-interface Entry {
-  row: Record<string, unknown> | undefined;
-  /** For tombstones: the delete's ordering values, or undefined for natural-order deletes. */
-  ordering: unknown[] | undefined;
-}
-
 /** True for Hudi's "natural order" ordering value (`0`, `0n`, null, absent). */
 export function isNaturalOrdering(v: unknown): boolean {
   return v === undefined || v === null || v === 0 || v === 0n || v === '0';
 }
 
 /**
- * Merges the records of one file slice. Feed base rows first, then log blocks in order; `rows()` gives
- * the surviving records (base order first, then new keys in arrival order).
+ * Merges the records of one file slice. Feed base rows, then log blocks in order (`addRecords`,
+ * `addPartialRecords`, `addDeletes`); `rows()` gives the surviving records (base order first, then new keys in
+ * arrival order).
  */
 export class RecordMerger {
-  private readonly entries = new Map<string, Entry>();
-  /** Further copies of a key the base file holds more than once (a non-deduplicating insert): each merged alone. */
-  private readonly copies = new Map<string, Entry[]>();
+  /** Base rows by key; a key the base holds more than once (a non-deduplicating insert) keeps every copy. */
+  private readonly base = new Map<string, Record<string, unknown>[]>();
+  /** The merged log version of each key the log touched, in first-arrival order. */
+  private readonly log = new Map<string, RecordVersion>();
   private readonly options: RecordMergerOptions;
   private readonly keyField: string;
+  private readonly eventTime: boolean;
 
   constructor(options: RecordMergerOptions) {
     this.options = options;
     this.keyField = options.keyField ?? '_hoodie_record_key';
+    this.eventTime = usesEventTime(options.mode, options);
   }
 
   /** Number of keys tracked (live or deleted). */
   get size(): number {
-    return this.entries.size;
+    let n = this.base.size;
+    for (const key of this.log.keys()) if (!this.base.has(key)) n++;
+    return n;
   }
 
   /**
@@ -62,56 +67,91 @@ export class RecordMerger {
   addBase(rows: Iterable<Record<string, unknown>>): void {
     for (const row of rows) {
       const key = String(row[this.keyField]);
-      if (!this.entries.has(key)) this.entries.set(key, { row, ordering: undefined });
-      else this.copies.set(key, [...(this.copies.get(key) ?? []), { row, ordering: undefined }]);
+      const copies = this.base.get(key);
+      if (copies) copies.push(row);
+      else this.base.set(key, [row]);
     }
   }
 
-  /** Apply a batch of upserted records from one data block. */
+  /** Apply a batch of upserted (full) records from one data block. */
   addRecords(rows: Iterable<Record<string, unknown>>): void {
-    for (const row of rows) {
-      if (row._hoodie_is_deleted === true) {
-        this.delete({ recordKey: String(row[this.keyField]), orderingVal: this.orderingOf(row) });
-        continue;
-      }
-      const key = String(row[this.keyField]);
-      const current = this.entries.get(key);
-      if (!current || this.newWins(current, this.orderingOf(row))) this.entries.set(key, { row, ordering: undefined });
-      for (const [i, copy] of (this.copies.get(key) ?? []).entries()) {
-        if (this.newWins(copy, this.orderingOf(row))) (this.copies.get(key) as Entry[])[i] = { row, ordering: undefined };
-      }
-    }
+    for (const row of rows) this.addRecord(row, undefined);
+  }
+
+  /**
+   * Apply the records of one partial data block (IS_PARTIAL): each carries only `fields` (the block's partial
+   * schema) and is merged column by column onto the older version of its key. The caller has checked the block
+   * with `checkPartialMergeable`.
+   */
+  addPartialRecords(rows: Iterable<Record<string, unknown>>, fields: ReadonlySet<string>): void {
+    for (const row of rows) this.addRecord(row, fields);
   }
 
   /** Apply deletes from one delete block. */
   addDeletes(deletes: Iterable<DeleteRecord>): void {
-    for (const d of deletes) this.delete(d);
+    for (const d of deletes) this.deltaMerge(d.recordKey, this.deleteVersion(d.orderingVal));
   }
 
   /** The surviving rows. */
   *rows(): IterableIterator<Record<string, unknown>> {
-    for (const e of this.entries.values()) if (e.row) yield e.row;
-    for (const list of this.copies.values()) for (const e of list) if (e.row) yield e.row;
+    const copies: Record<string, unknown>[] = [];
+    for (const [key, rows] of this.base) {
+      const logged = this.log.get(key);
+      for (const [i, row] of rows.entries()) {
+        const merged = logged === undefined ? row : this.finalMerge(row, logged);
+        if (merged === undefined) continue;
+        if (i === 0) yield merged;
+        else copies.push(merged);
+      }
+    }
+    for (const [key, version] of this.log) if (!this.base.has(key) && version.row) yield version.row;
+    yield* copies;
   }
 
-  private delete(d: DeleteRecord): void {
-    const natural = Array.isArray(d.orderingVal) ? d.orderingVal.every(isNaturalOrdering) : isNaturalOrdering(d.orderingVal);
-    const ordering = natural ? undefined : Array.isArray(d.orderingVal) ? d.orderingVal : [d.orderingVal];
-    const list = this.copies.get(d.recordKey) ?? [];
-    for (const [i, copy] of list.entries()) if (ordering === undefined || this.newWins(copy, ordering)) list[i] = { row: undefined, ordering };
-    const current = this.entries.get(d.recordKey);
-    if (current && ordering !== undefined && !this.newWins(current, ordering)) return;
-    this.entries.set(d.recordKey, { row: undefined, ordering });
+  private addRecord(row: Record<string, unknown>, fields: ReadonlySet<string> | undefined): void {
+    const key = String(row[this.keyField]);
+    const version: RecordVersion = row._hoodie_is_deleted === true
+      ? this.deleteVersion(this.orderingOf(row))
+      : { row, deleteOrdering: undefined, ...(fields === undefined ? {} : { fields }) };
+    this.deltaMerge(key, version);
+  }
+
+  /** A delete with `orderingVal` (one value or one per ordering field); natural-order values → undefined. */
+  private deleteVersion(orderingVal: unknown): RecordVersion {
+    const natural = Array.isArray(orderingVal) ? orderingVal.every(isNaturalOrdering) : isNaturalOrdering(orderingVal);
+    return { row: undefined, deleteOrdering: natural ? undefined : Array.isArray(orderingVal) ? orderingVal : [orderingVal] };
+  }
+
+  /** Merge a new log version into the key's log version so far (Hudi's `deltaMerge`). */
+  private deltaMerge(key: string, incoming: RecordVersion): void {
+    const existing = this.log.get(key);
+    this.log.set(key, existing === undefined ? incoming : mergeVersions(existing, incoming, this.olderWins(existing, incoming)));
+  }
+
+  /** A base row merged with its key's log version (Hudi's `finalMerge`); undefined when the merge deletes it. */
+  private finalMerge(row: Record<string, unknown>, logged: RecordVersion): Record<string, unknown> | undefined {
+    const base: RecordVersion = { row, deleteOrdering: undefined };
+    return mergeVersions(base, logged, this.olderWins(base, logged)).row;
+  }
+
+  /**
+   * Does the older version beat the newer one? Only under event-time ordering, when neither is a natural-order
+   * delete, and the older ordering value is strictly greater (ties and incomparable values go to the newer).
+   */
+  private olderWins(older: RecordVersion, newer: RecordVersion): boolean {
+    if (!this.eventTime) return false;
+    const o = this.orderingOfVersion(older);
+    const n = this.orderingOfVersion(newer);
+    if (o === undefined || n === undefined) return false;
+    return !newerWins(this.options.orderingKinds, n, o);
+  }
+
+  /** A version's ordering values: its row's, or a delete's (undefined for a natural-order delete). */
+  private orderingOfVersion(v: RecordVersion): unknown[] | undefined {
+    return v.row ? this.orderingOf(v.row) : v.deleteOrdering;
   }
 
   private orderingOf(row: Record<string, unknown>): unknown[] {
     return this.options.orderingFields.map((f) => row[f]);
-  }
-
-  /** Does a new version with `ordering` replace `current`? Later arrivals win ties. */
-  private newWins(current: Entry, ordering: unknown[]): boolean {
-    if (!usesEventTime(this.options.mode, this.options)) return true;
-    const old = current.row ? this.orderingOf(current.row) : current.ordering;
-    return old === undefined || newerWins(this.options.orderingKinds, ordering, old);
   }
 }

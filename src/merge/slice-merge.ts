@@ -1,12 +1,19 @@
 // The merge of one file slice, pure (bytes in, rows out): the base file's rows, then the log blocks that count
-// (file-group/log-scanner.ts) merged on top by the record merger. Queries and compaction share it; compaction
-// also encodes the result as the new base file, inline or inside a worker (both give identical bytes).
+// (file-group/log-scanner.ts) merged on top by the record merger — full records, deletes, and the partial records
+// of IS_PARTIAL blocks column by column (docs/partial-updates.md); a block header lakelet does not understand is
+// UNSUPPORTED. Queries and compaction share it; compaction also encodes the result as the new base file, inline
+// or inside a worker (both give identical bytes).
 import type { BaseFileWriterOptions } from '../format/parquet/write.js';
-import { decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
+import type { AvroSchema } from '../format/avro/schema.js';
+import { scanLogBlocks, type LogBlock } from '../format/log/block.js';
+import { dataBlockSchema, decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
+import { checkKnownHeaderKeys, isPartialBlock } from '../format/log/header.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows, type AsyncBuffer } from '../format/parquet/read.js';
-import { scanSliceLogs, type LogScanWarning, type LogVisibility } from '../file-group/log-scanner.js';
+import { scanSliceLogs, type LogScanWarning, type LogVisibility, type SliceLogBlock } from '../file-group/log-scanner.js';
+import { corruptFile } from '../errors.js';
 import { isCommittedWriteTime, type Timeline } from '../timeline/timeline.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from './cow-merge.js';
+import { checkPartialMergeable } from './partial-merge.js';
 import { RecordMerger, type RecordMergerOptions } from './record-merger.js';
 
 /** One log file of a slice, as read (in log order). */
@@ -64,7 +71,7 @@ export interface MergedSlice {
 export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unknown>[]> | Iterable<Record<string, unknown>[]>, input: SliceMergeInput): Promise<MergedSlice> {
   const merger = new RecordMerger(input.merge);
   for await (const batch of baseBatches) merger.addBase(batch);
-  const { blocks, warnings } = scanSliceLogs(input.logs, input.visibility);
+  const { blocks, warnings } = scanCheckedLogs(input.logs, input.visibility);
   const columns = input.columns ? [...input.columns] : undefined;
   for (const { block, path } of blocks) {
     if (block.type === 'DELETE') {
@@ -73,15 +80,46 @@ export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unkno
           .filter((d) => d.recordKey !== null)
           .map((d) => ({ recordKey: d.recordKey as string, partitionPath: d.partitionPath, orderingVal: d.orderingVal })),
       );
-    } else if (block.type === 'AVRO_DATA') {
-      merger.addRecords(decodeAvroDataBlock(block, path).records);
-    } else if (block.type === 'PARQUET_DATA') {
+      continue;
+    }
+    if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA') continue;
+    const partial = isPartialBlock(block, path) ? partialFields(block, path, input.merge) : undefined;
+    let rows: Record<string, unknown>[];
+    if (block.type === 'AVRO_DATA') {
+      rows = decodeAvroDataBlock(block, path).records;
+    } else {
       const file = bufferFromBytes(parquetDataBlockBytes(block, path));
       const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
-      merger.addRecords(await readParquetRows(file, footer, path, { columns }));
+      rows = await readParquetRows(file, footer, path, { columns });
     }
+    if (partial) merger.addPartialRecords(rows, partial);
+    else merger.addRecords(rows);
   }
   return { rows: [...merger.rows()], warnings };
+}
+
+/**
+ * The slice's blocks that count (file-group/log-scanner.ts), after refusing any block of the slice — counted or
+ * not — whose header holds a key lakelet does not know or an IS_PARTIAL that is not a boolean (what such a block
+ * means, even for whether it counts, is unknown). The check scans the logs' framing once more (headers only).
+ */
+function scanCheckedLogs(logs: readonly SliceLogFile[], visibility: LogVisibility): { blocks: SliceLogBlock[]; warnings: LogScanWarning[] } {
+  for (const log of logs) {
+    for (const block of scanLogBlocks(log.bytes, log.path).blocks) {
+      checkKnownHeaderKeys(block, log.path);
+      isPartialBlock(block, log.path);
+    }
+  }
+  return scanSliceLogs(logs, visibility);
+}
+
+/** The columns a partial block's records carry (its SCHEMA header), checked mergeable. */
+function partialFields(block: LogBlock, path: string, merge: RecordMergerOptions): ReadonlySet<string> {
+  const schema: AvroSchema = dataBlockSchema(block, path);
+  if (schema.type !== 'record') throw corruptFile(`log block: the SCHEMA header of a partial ${block.type} block is not a record schema`, path, block.offset);
+  const fields = new Set(schema.fields.map((f) => f.name));
+  checkPartialMergeable(merge, fields, { path, offset: block.offset });
+  return fields;
 }
 
 /** A parquet file's rows, one batch per non-empty row group, projected to `columns` (undefined = all). */

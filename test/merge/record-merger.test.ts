@@ -1,6 +1,7 @@
 // RecordMerger (hudi-format.md §8): event-time ordering (greater ordering wins, ties → the later write),
 // commit-time ordering (the later write wins), delete blocks with natural (0) or explicit ordering,
-// re-inserts after deletes, and `_hoodie_is_deleted` soft deletes.
+// re-inserts after deletes (the log merged first, then the base), and `_hoodie_is_deleted` soft deletes.
+// Partial records: partial-merge.test.ts.
 import { describe, expect, it } from 'vitest';
 import { isNaturalOrdering, RecordMerger, type RecordMergerOptions } from '../../src/merge/record-merger.js';
 
@@ -114,12 +115,15 @@ describe('deletes (event-time ordering)', () => {
     expect(m.size).toBe(1);
   });
 
-  it('after a natural delete any re-insert brings the key back', () => {
+  it('a re-insert after a natural delete: the log merges first (the delete loses to it), then it meets the base', () => {
+    // Hudi 1.x FileGroupRecordBuffer: deltaMerge(delete, record) keeps the record (a commit-time-ordering delete
+    // loses to any later record); finalMerge(base, record) then compares ordering values, so a re-insert older
+    // than the base leaves the base row (as Spark reads it, and as Hudi 0.x's merged-log scanner did).
     const m = new RecordMerger(eventTime());
-    m.addBase([row('1', 500n, 'base')]);
-    m.addDeletes([{ recordKey: '1', orderingVal: 0 }]);
-    m.addRecords([row('1', 1n, 'reinserted')]);
-    expect(out(m)).toEqual(['1=reinserted']);
+    m.addBase([row('1', 500n, 'base'), row('2', 500n, 'base')]);
+    m.addDeletes([{ recordKey: '1', orderingVal: 0 }, { recordKey: '2', orderingVal: 0 }, { recordKey: '3', orderingVal: 0 }]);
+    m.addRecords([row('1', 1n, 'older re-insert'), row('2', 600n, 'newer re-insert'), row('3', 1n, 'no base')]);
+    expect(out(m)).toEqual(['1=base', '2=newer re-insert', '3=no base']);
   });
 
   it('after an ordered delete a re-insert must not be older than the delete', () => {

@@ -56,17 +56,23 @@ function cachedSchema(text: string, path: string | undefined): AvroSchema {
 }
 
 /**
+ * The writer schema of a data block: its SCHEMA header, parsed (recent parses are reused). A block without one →
+ * `CORRUPT_FILE` naming the file and offset. For a partial block (IS_PARTIAL) this is the partial schema: the
+ * fields its records carry.
+ */
+export function dataBlockSchema(block: LogBlock, path?: string): AvroSchema {
+  const text = block.header.SCHEMA;
+  if (text === undefined) throw corruptFile(`log block: ${block.type} block has no SCHEMA header`, path, block.offset);
+  return cachedSchema(text, path);
+}
+
+/**
  * Decode an AVRO_DATA block: int32 content version (2 or 3), int32 record count, then per record an int32
  * length and one Avro datum written with the block's SCHEMA header (or `schema` when given).
  */
 export function decodeAvroDataBlock(block: LogBlock, path?: string, schema?: AvroSchema): AvroDataBlockContent {
   if (block.type !== 'AVRO_DATA') throw new LakeletError('INVALID_ARGUMENT', `log block: expected an AVRO_DATA block, got ${block.type}`, { value: block.type });
-  let writerSchema = schema;
-  if (writerSchema === undefined) {
-    const text = block.header.SCHEMA;
-    if (text === undefined) throw corruptFile('log block: AVRO_DATA block has no SCHEMA header', path, block.offset);
-    writerSchema = cachedSchema(text, path);
-  }
+  const writerSchema = schema ?? dataBlockSchema(block, path);
   const read = compileAvroReader(writerSchema);
   const content = block.content;
   const r = new AvroReader(content, path, 0, content.length, block.contentOffset);
