@@ -9,6 +9,8 @@ import { loadTableConfig, loadTimeline, listDataFiles } from '../../src/engine/t
 import { lookupRecordIndex, readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
 import { openMetadataTable } from '../../src/engine/metadata/metadata-table.js';
 import { Timeline } from '../../src/timeline/timeline.js';
+import { metadataFileGroupIndex } from '../../src/metadata/keys.js';
+import { metadataFileGroupId } from '../../src/metadata/metadata-partitions.js';
 import { collect, fixtureStorage, openFixture } from '../helpers/fixtures.js';
 import type { Storage } from '../../src/storage/storage.js';
 
@@ -78,6 +80,20 @@ describe('reading through the metadata table', () => {
     const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline: pending });
     expect(mdt?.isValidInstant('20260403183846789')).toBe(false);
     expect(mdt?.isValidInstant('00000000000000002')).toBe(true);
+  });
+
+  it('looks keys up only in the record-index file group each key hashes to', async () => {
+    const inner = await fixtureStorage('quickstart_trips_table/mor/avro/v8_trips_8i3u1d.zip');
+    const read: string[] = [];
+    const storage: Storage = { ...inner, label: inner.label, readOnly: true, head: (p) => inner.head(p), list: (p, o) => inner.list(p, o), write: (p, b) => inner.write(p, b), writeIfAbsent: (p, b) => inner.writeIfAbsent(p, b), delete: (p) => inner.delete(p), read: (p, r) => { read.push(p); return inner.read(p, r); } };
+    const table = await openFixture('quickstart_trips_table/mor/avro/v8_trips_8i3u1d.zip');
+    const key = String((await collect(table.rows()))[0]?._hoodie_record_key);
+    const group = metadataFileGroupIndex(key, 10);
+    const found = await lookupRecordIndex(storage, [key]);
+    expect(found?.has(key)).toBe(true);
+    const mdtReads = read.filter((p) => p.startsWith('.hoodie/metadata/record_index/'));
+    expect(mdtReads.length).toBeGreaterThan(0);
+    for (const p of mdtReads) expect(baseName(p)).toContain(metadataFileGroupId('record_index', group));
   });
 
   it('returns undefined for a table without a metadata table', async () => {
