@@ -232,7 +232,7 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
     timeline: state.timeline,
     asOf: read.asOf,
     completedBy: read.completedBy,
-    merge: { mode: config.recordMergeMode, ...spec },
+    merge: { mode: config.recordMergeMode, partialUpdateMode: config.properties.get('hoodie.table.partial.update.mode'), ...spec },
     onWarning,
   };
   let emitted = 0;

@@ -160,7 +160,7 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
   const schema = await state.schemaAsOf(undefined);
   const ctx = {
     storage, config, timeline: state.timeline, asOf: undefined,
-    merge: { mode: config.recordMergeMode, ...orderingSpec(config.orderingFields, schema) },
+    merge: { mode: config.recordMergeMode, partialUpdateMode: config.properties.get('hoodie.table.partial.update.mode'), ...orderingSpec(config.orderingFields, schema) },
     onWarning: () => undefined,
   };
   const stats = new Map<string, WriteStatInput[]>();

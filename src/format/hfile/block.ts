@@ -148,6 +148,11 @@ export function readBlock(bytes: Uint8Array, at: number, offset: number, codec: 
   if (payload.length !== header.uncompressedSizeWithoutHeader) {
     throw corruptFile(`hfile: ${header.type} block unpacks to ${payload.length} bytes, header says ${header.uncompressedSizeWithoutHeader}`, path, offset);
   }
+  // GZIP's own CRC32 of the payload: the only check a block written with checksum type NULL has.
+  if (codec === 'GZ' && stored.length >= 8) {
+    const trailer = new DataView(stored.buffer, stored.byteOffset + stored.length - 8, 4).getUint32(0, true);
+    if (crc32(payload) !== trailer) throw corruptFile(`hfile: ${header.type} block fails its GZIP CRC32`, path, offset);
+  }
   return { header, offset, payload };
 }
 

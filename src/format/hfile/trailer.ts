@@ -48,16 +48,16 @@ const NUMERIC: [number, keyof HFileTrailer][] = [
   [12, 'compressionCodec'],
 ];
 
-/** Decode the trailer from the file's last 4,096 bytes (`fileLength` for error offsets). Not HFile v3 → UNSUPPORTED. */
+/** Decode the trailer from the file's last 4,096 bytes (`fileLength` for error offsets). No trailer magic → CORRUPT_FILE; not HFile v3 → UNSUPPORTED. */
 export function decodeTrailer(tail: Uint8Array, fileLength: number, path?: string): HFileTrailer {
   const at = fileLength - HFILE_TRAILER_SIZE;
   if (tail.length !== HFILE_TRAILER_SIZE) throw corruptFile(`hfile: file of ${fileLength} bytes is shorter than the ${HFILE_TRAILER_SIZE}-byte trailer`, path, 0);
+  for (let i = 0; i < 8; i++) if (tail[i] !== MAGIC.charCodeAt(i)) throw corruptFile(`hfile: no TRABLK"$ trailer magic ${HFILE_TRAILER_SIZE} bytes before the end`, path, at);
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
   const version = view.getUint32(HFILE_TRAILER_SIZE - 4, false);
   const majorVersion = version & 0xffffff;
   const minorVersion = version >>> 24;
   if (majorVersion !== 3) throw unsupported(`hfile: HFile version ${majorVersion} is not supported (only 3)`, { path, value: majorVersion });
-  for (let i = 0; i < 8; i++) if (tail[i] !== MAGIC.charCodeAt(i)) throw corruptFile('hfile: no TRABLK"$ trailer magic', path, at);
   const length = readVarint(tail, 8, HFILE_TRAILER_SIZE - 4, path);
   const end = length.next + length.value;
   if (end > HFILE_TRAILER_SIZE - 4) throw corruptFile('hfile: trailer protobuf runs past the trailer', path, at);
