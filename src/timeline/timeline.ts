@@ -120,6 +120,12 @@ export class Timeline {
     return i !== undefined && WRITE_ACTIONS.has(i.action) ? i.completionTime ?? i.requestedTime : time;
   }
 
+  /** Of the writes completed by `completedBy`, the one requested last (the snapshot's schema is its). */
+  latestWriteCompletedBy(completedBy: string): Instant | undefined {
+    const writes = this.completedWrites().filter((i) => compareInstantTimes(i.completionTime ?? i.requestedTime, completedBy) <= 0);
+    return writes[writes.length - 1];
+  }
+
   /** The latest completed write, or undefined for a table without one. */
   latestWrite(): Instant | undefined {
     const writes = this.completedWrites();

@@ -155,6 +155,12 @@ describe('completion times (layout 2)', () => {
     expect(tl.isCommittedWriteBy('20250101000000000', '20260101000000000')).toBe(true); // older than the timeline
   });
 
+  it('latestWriteCompletedBy: the write requested last among those completed by the bound', () => {
+    expect(tl.latestWriteCompletedBy('20260101000000300')?.requestedTime).toBe(B);
+    expect(tl.latestWriteCompletedBy('20260101000000400')?.requestedTime).toBe(B);
+    expect(tl.latestWriteCompletedBy('20260101000000299')).toBeUndefined();
+  });
+
   it('completionBound: a completed write\'s requested time stands for its completion time; other times as given', () => {
     expect(tl.completionBound(A)).toBe('20260101000000400');
     expect(tl.completionBound(B)).toBe('20260101000000300');

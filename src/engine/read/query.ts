@@ -138,14 +138,15 @@ export async function resolveQuery(state: TableState, options: QueryOptions): Pr
   const asOf = options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf');
   // Before the first commit the answer is empty, not "no longer readable" (a clean deleted nothing of it).
   if (asOf !== undefined && !(await beforeFirstCommit(state, asOf))) await state.checkReadable(asOf);
-  const schema = await state.schemaAsOf(asOf);
-  const filters = compile(schema, options.filters);
   const readOptimized = options.readOptimized === true;
   // Versions 8 and 9: as of the moment T, the writes completed by T (hudi-format.md §4.3 with completion times).
   // Before the active timeline's first write: the view knows the archived writes' completion times too.
   const { timeline } = asOf !== undefined && byCompletionTime(state) ? await withArchivedWrites(state, asOf) : { timeline: state.timeline };
   const completedBy = asOf !== undefined && byCompletionTime(state) ? timeline.completionBound(asOf) : undefined;
   const requestedAsOf = completedBy === undefined ? asOf : undefined;
+  // The schema of the last write the snapshot holds: by completion time, a later-requested write may not be in it.
+  const schema = await state.schemaAsOf(completedBy === undefined ? asOf : timeline.latestWriteCompletedBy(completedBy)?.requestedTime ?? asOf);
+  const filters = compile(schema, options.filters);
   const view = timeline === state.timeline ? await state.fileSystemView() : await new TableState(state.storage, state.config, timeline).fileSystemView();
   const plan = planRead(state.config, view, { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy });
   return { schema, columns: outputColumns(schema, options.columns), plan, asOf: requestedAsOf, completedBy, readOptimized, limit: checkLimit(options.limit) };
