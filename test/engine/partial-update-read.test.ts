@@ -7,6 +7,7 @@ import { openTable, type Storage } from '../../src/index.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
 import { orderingSpec } from '../../src/merge/ordering.js';
 import { parseRecordSchema, withMetaFields } from '../../src/schema/table-schema.js';
+import { PROPERTIES_PATH } from '../../src/layout.js';
 import { createWorkerApi } from '../../src/worker/worker-impl.js';
 import { collect, fixtureCopy } from '../helpers/fixtures.js';
 import { failure } from '../helpers/expect-error.js';
@@ -103,7 +104,7 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     const basePath = `${PART}/${FG}_2-66-141_20260307135840454.parquet`;
     const instant = '20260307140010000';
     const fileName = `${FG}_0-1-1_${instant}.parquet`;
-    const completed = (await storage.list('.hoodie/timeline')).map((f) => f.path.split('/').pop() as string).filter((n) => /^\d+_\d+\.(deltacommit|commit|replacecommit)$/.test(n)).map((n) => n.slice(0, 17));
+    const completed = (await storage.list(config.timelinePath)).map((f) => f.path.split('/').pop() as string).filter((n) => /^\d+_\d+\.(deltacommit|commit|replacecommit)$/.test(n)).map((n) => n.slice(0, 17));
     const api = createWorkerApi({ kernels: 'js' });
     const result = await api.compactFileSlice({
       instantTime: instant, taskId: 0, partitionPath: PART, fileName, basePath, updates: new Map(), inserts: [],
@@ -130,7 +131,7 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     expect(await snapshot(storage)).toEqual(before);
   });
 
-  test('UNSUPPORTED, naming it: an IS_PARTIAL value other than true/false, an unknown header ordinal, a partial block without the ordering field', async () => {
+  test('UNSUPPORTED, naming it: an IS_PARTIAL value other than true/false, an unknown header ordinal, a partial block without the ordering field, a partial update mode other than KEEP_VALUES', async () => {
     const record = (t: string) => ({ ...meta(t, 0, 'TXN-013'), txn_ts: 1700600000113n, merchant_name: 'x' });
     const bad = await fixtureCopy(ZIP);
     const path = await appendPartialDeltaCommit(bad, { instant: t1, partitionPath: PART, fileId: FG, logBaseInstant: t1, blocks: [{ kind: 'partial', columns: ['txn_ts', 'merchant_name'], records: [record(t1)], isPartial: 'yes' }] });
@@ -154,6 +155,15 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     const e3 = await failure(snapshot(noOrdering));
     expect(e3.code).toBe('UNSUPPORTED');
     expect(e3.context).toMatchObject({ field: 'txn_ts' });
+
+    // A table whose partial update mode is not KEEP_VALUES (its full records merge by that mode's rules).
+    const mode = await fixtureCopy(ZIP);
+    const props = new TextDecoder().decode(await mode.read(PROPERTIES_PATH));
+    await mode.write(PROPERTIES_PATH, new TextEncoder().encode(`${props}hoodie.table.partial.update.mode=IGNORE_DEFAULTS\n`));
+    await appendPartialDeltaCommit(mode, { instant: t1, partitionPath: PART, fileId: FG, logBaseInstant: t1, blocks: [{ kind: 'partial', columns: ['txn_ts', 'merchant_name'], records: [record(t1)] }] });
+    const e4 = await failure(snapshot(mode));
+    expect(e4.code).toBe('UNSUPPORTED');
+    expect(e4.context).toMatchObject({ field: 'hoodie.table.partial.update.mode', value: 'IGNORE_DEFAULTS' });
   });
 });
 
