@@ -3,7 +3,7 @@
 // ""); other file ids raw (encoding 1). instantTime is the epoch millis of the writing instant read in the table's
 // timeline timezone. Deletes are DELETE-block records (partitionPath "record_index", ordering value 0 in the
 // IntWrapper branch, as Spark writes them: hudi-v9-write.md's "long 0" reads the branch with the pre-wrapper union).
-import { invalidArgument, corruptFile } from '../errors.js';
+import { corruptFile, invalidArgument, unsupported } from '../errors.js';
 import type { DeleteRecordInput } from '../format/log/delete-block.js';
 import { parseInstantTime } from '../timeline/instant-time.js';
 import { emptyMetadataRecord, METADATA_RECORD_TYPE, type HoodieMetadataRecord, type RecordIndexInfo } from './metadata-record.js';
@@ -22,6 +22,21 @@ const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0
  */
 export function instantEpochMillis(instantTime: string, utcOffsetMinutes = 0): number {
   return parseInstantTime(instantTime).getTime() - utcOffsetMinutes * 60_000;
+}
+
+/**
+ * Epoch millis of an instant time in a table's `hoodie.table.timeline.timezone`: `UTC` reads it as UTC; `LOCAL`
+ * (Hudi's default, also when unset) as the local zone of this runtime — what a Java writer in the same zone
+ * computes; the zone of the JVM that wrote a foreign table is not recorded anywhere. Other values → `UNSUPPORTED`.
+ */
+export function instantEpochMillisInZone(instantTime: string, timezone: string | undefined): number {
+  const utc = parseInstantTime(instantTime);
+  const zone = (timezone ?? 'LOCAL').toUpperCase();
+  if (zone === 'UTC') return utc.getTime();
+  if (zone !== 'LOCAL') throw unsupported(`metadata: timeline timezone ${JSON.stringify(timezone)} is not UTC or LOCAL`, { field: 'hoodie.table.timeline.timezone', value: timezone });
+  const local = new Date(utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate(), utc.getUTCHours(), utc.getUTCMinutes(), utc.getUTCSeconds(), utc.getUTCMilliseconds());
+  local.setFullYear(utc.getUTCFullYear()); // years below 100
+  return local.getTime();
 }
 
 /** A UUID's most and least significant 64 bits as Java's signed longs. */

@@ -1,7 +1,7 @@
 // record_index entries: a UUID-based file id as Java's signed UUID halves plus the -N index (encoding 0), other
 // ids raw (encoding 1), back to the file id; instant times as epoch millis in the timeline's zone; deletes.
 import { describe, expect, it } from 'vitest';
-import { instantEpochMillis, recordIndexDelete, recordIndexFileId, recordIndexInfo, recordIndexRecord } from '../../src/metadata/record-index.js';
+import { instantEpochMillis, instantEpochMillisInZone, recordIndexDelete, recordIndexFileId, recordIndexInfo, recordIndexRecord } from '../../src/metadata/record-index.js';
 
 describe('record index entries', () => {
   it('splits a <uuid>-<N> file id into signed halves and the index, and joins them back', () => {
@@ -32,6 +32,11 @@ describe('record index entries', () => {
     expect(instantEpochMillis('20260403183837738')).toBe(Date.UTC(2026, 3, 3, 18, 38, 37, 738));
     // A table written at UTC-6: local 18:38 is 00:38 UTC the next day.
     expect(instantEpochMillis('20260403183837738', -360)).toBe(Date.UTC(2026, 3, 4, 0, 38, 37, 738));
+    expect(instantEpochMillisInZone('20260403183837738', 'UTC')).toBe(Date.UTC(2026, 3, 3, 18, 38, 37, 738));
+    // LOCAL (or unset): the wall-clock time in this runtime's zone, i.e. UTC shifted by the zone's offset then.
+    const offsetMinutes = new Date(Date.UTC(2026, 3, 3, 18, 38, 37, 738)).getTimezoneOffset();
+    expect(instantEpochMillisInZone('20260403183837738', undefined) - Date.UTC(2026, 3, 3, 18, 38, 37, 738)).toBe(offsetMinutes * 60_000);
+    expect(() => instantEpochMillisInZone('20260403183837738', 'Europe/Paris')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED' }));
   });
 
   it('builds upsert records and DELETE-block records', () => {
