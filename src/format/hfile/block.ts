@@ -127,10 +127,12 @@ function verifyChecksums(bytes: Uint8Array, at: number, header: HFileBlockHeader
 /**
  * Read the block whose header starts at `bytes[at]` (file offset `offset`): verify its checksums and unpack
  * the payload with `codec`. A block of another type than `expect`, a truncated block, a checksum mismatch or
- * a payload that does not unpack to the header's size → CORRUPT_FILE naming the block offset.
+ * a payload that does not unpack to the header's size → CORRUPT_FILE naming the block offset; an encoded
+ * (DATABLKE) data block → UNSUPPORTED.
  */
 export function readBlock(bytes: Uint8Array, at: number, offset: number, codec: HFileCodec, path?: string, expect?: HFileBlockType): HFileBlock {
   const header = parseBlockHeader(bytes, at, offset, path);
+  if (header.type === 'ENCODED_DATA') throw unsupported('hfile: encoded data blocks (HBase DATA_BLOCK_ENCODING) are not supported', { path, offset });
   if (expect !== undefined && header.type !== expect) throw corruptFile(`hfile: expected a ${expect} block, found ${header.type}`, path, offset);
   if (at + HFILE_BLOCK_HEADER_SIZE + header.onDiskSizeWithoutHeader > bytes.length) throw corruptFile(`hfile: truncated ${header.type} block`, path, offset);
   verifyChecksums(bytes, at, header, offset, path);

@@ -3,7 +3,7 @@
 // inside an HFILE_DATA log block (file info `schema` only). Keys and values are the caller's: record keys and
 // the Avro binary of each HoodieMetadataRecord (with `key` written as the empty string).
 
-import { writeHFile, type HFileWriteEntry } from './writer.js';
+import { writeHFile, type HFileWriteEntry, type HFileWriteOptions } from './writer.js';
 import { BLOOM_FILTER_META_BLOCK } from './reader.js';
 
 /** File-info name of the Avro schema (the writer's schema JSON). */
@@ -27,7 +27,7 @@ export interface HudiBaseHFileInput {
   bloomFilter: string;
   /** Bloom filter type code (default `DYNAMIC_V0`). */
   bloomFilterTypeCode?: string;
-  /** `hfile.CREATE_TIME_TS` in epoch milliseconds (default now). */
+  /** `hfile.CREATE_TIME_TS` in epoch milliseconds (default 0; see {@link HFileWriteOptions.createTime}). */
   createTime?: number;
 }
 
@@ -54,7 +54,7 @@ export interface HudiLogBlockHFileInput {
   entries: readonly HFileWriteEntry[];
   /** The writer schema JSON. */
   schema: string;
-  /** `hfile.CREATE_TIME_TS` in epoch milliseconds (default now). */
+  /** `hfile.CREATE_TIME_TS` in epoch milliseconds (default 0; see {@link HFileWriteOptions.createTime}). */
   createTime?: number;
 }
 

@@ -10,7 +10,10 @@ import { compareKeyBytes, decodeDataBlockEntries, hasKeyPrefix, type HFileEntry 
 import { includesMvcc, parseLoadOnOpen } from './load-on-open.js';
 import { decodeTrailer, HFILE_TRAILER_SIZE, type HFileTrailer } from './trailer.js';
 
-/** A ranged byte source: `read` returns exactly `length` bytes at `offset` (sync or async). */
+/**
+ * A ranged byte source: `read` returns exactly `length` bytes at `offset` (sync or async). Over a store, e.g.
+ * `{ byteLength: size, read: (o, n) => storage.read(path, { start: o, end: o + n }) }`.
+ */
 export interface HFileSource {
   readonly byteLength: number;
   read(offset: number, length: number): Uint8Array | Promise<Uint8Array>;
@@ -37,6 +40,13 @@ const utf8 = new TextDecoder('utf-8');
 /** A source over bytes in memory. */
 export function bytesSource(bytes: Uint8Array): HFileSource {
   return { byteLength: bytes.length, read: (offset, length) => bytes.subarray(offset, offset + length) };
+}
+
+/** `source.read` checked to return the bytes asked for (a short read → CORRUPT_FILE naming the offset). */
+async function readExact(source: HFileSource, offset: number, length: number, path?: string): Promise<Uint8Array> {
+  const bytes = await source.read(offset, length);
+  if (bytes.length !== length) throw corruptFile(`hfile: read of ${length} bytes returned ${bytes.length}`, path, offset);
+  return bytes;
 }
 
 function keyBytesOf(key: string | Uint8Array): Uint8Array {
@@ -83,7 +93,7 @@ export class HFileReader {
     if (length < HFILE_TRAILER_SIZE) throw corruptFile(`hfile: file of ${length} bytes is shorter than the ${HFILE_TRAILER_SIZE}-byte trailer`, path, 0);
     const tailSize = Math.min(length, Math.max(HFILE_TRAILER_SIZE, options.tailSize ?? 65536));
     let tailOffset = length - tailSize;
-    let tail = await source.read(tailOffset, tailSize);
+    let tail = await readExact(source, tailOffset, tailSize, path);
     const trailer = decodeTrailer(tail.subarray(tail.length - HFILE_TRAILER_SIZE), length, path);
     const sectionEnd = length - HFILE_TRAILER_SIZE;
     if (trailer.loadOnOpenDataOffset < 0 || trailer.loadOnOpenDataOffset > sectionEnd) {
@@ -91,7 +101,7 @@ export class HFileReader {
     }
     if (trailer.loadOnOpenDataOffset < tailOffset) {
       tailOffset = trailer.loadOnOpenDataOffset;
-      tail = await source.read(tailOffset, sectionEnd - tailOffset);
+      tail = await readExact(source, tailOffset, sectionEnd - tailOffset, path);
     }
     const section = parseLoadOnOpen(tail.subarray(0, sectionEnd - tailOffset), tailOffset, trailer, path);
     return new HFileReader(source, path, options.cacheBlocks ?? 16, trailer, section);
@@ -113,7 +123,7 @@ export class HFileReader {
     const wanted = encoder.encode(name);
     const entry = this.metaIndex.find((e) => compareKeyBytes(e.key, wanted) === 0);
     if (entry === undefined) return undefined;
-    const bytes = await this.source.read(entry.offset, entry.size);
+    const bytes = await readExact(this.source, entry.offset, entry.size, this.path);
     return readBlock(bytes, 0, entry.offset, this.codec, this.path, 'META').payload;
   }
 
@@ -133,7 +143,7 @@ export class HFileReader {
         end += (index[j] as HFileIndexEntry).size;
         j++;
       }
-      const bytes = await this.source.read(start, end - start);
+      const bytes = await readExact(this.source, start, end - start, this.path);
       for (let b = i; b < j; b++) {
         const e = index[b] as HFileIndexEntry;
         const payload = readBlock(bytes, e.offset - start, e.offset, this.codec, this.path, 'DATA').payload;
@@ -206,7 +216,7 @@ export class HFileReader {
     if (hit !== undefined) return hit;
     const e = this.dataIndex[block];
     if (e === undefined) throw invalidArgument(`hfile: no data block ${block}`, { path: this.path, value: block });
-    const bytes = await this.source.read(e.offset, e.size);
+    const bytes = await readExact(this.source, e.offset, e.size, this.path);
     const entries = decodeDataBlockEntries(readBlock(bytes, 0, e.offset, this.codec, this.path, 'DATA').payload, e.offset, this.mvcc, this.path);
     if (this.cache.size >= this.cacheBlocks) this.cache.delete(this.cache.keys().next().value as number);
     this.cache.set(block, entries);

@@ -32,7 +32,10 @@ export interface HFileWriteOptions {
   fileInfo?: Iterable<readonly [string, Uint8Array]>;
   /** Meta blocks by name (e.g. `bloomFilter`), one block each. */
   metaBlocks?: Iterable<readonly [string, Uint8Array]>;
-  /** `hfile.CREATE_TIME_TS` in epoch milliseconds (default now). */
+  /**
+   * `hfile.CREATE_TIME_TS` in epoch milliseconds. Hudi 1.1 writes the wall clock, HBase wrote 0; no reader
+   * uses it. Default 0, so the same input gives the same bytes; pass the write's clock time to match Hudi 1.1.
+   */
   createTime?: number;
 }
 
@@ -182,7 +185,7 @@ export function writeHFile(entries: Iterable<HFileWriteEntry>, options: HFileWri
   const lastKey = previous === undefined ? new Uint8Array(0) : concatBytes([Uint8Array.of(previous.length >> 8, previous.length & 0xff), previous]);
   info.set('hfile.LASTKEY', lastKey);
   info.set('hfile.AVG_KEY_LEN', int32(count === 0 ? 0 : Math.floor(keyTotal / count)));
-  info.set('hfile.CREATE_TIME_TS', int64(options.createTime ?? Date.now()));
+  info.set('hfile.CREATE_TIME_TS', int64(options.createTime ?? 0));
   info.set('hfile.AVG_VALUE_LEN', int32(count === 0 ? 0 : Math.floor(valueTotal / count)));
   if (!info.has('KEY_VALUE_VERSION')) info.set('KEY_VALUE_VERSION', int32(1));
   const ordered = new Map(javaHashMapOrder([...info.keys()]).map((k) => [k, info.get(k) as Uint8Array]));

@@ -90,6 +90,20 @@ describe('Hudi 1.1 files (checksum type NULL)', () => {
   });
 });
 
+describe('sources and block kinds', () => {
+  it('a source returning fewer bytes than asked → CORRUPT_FILE naming the offset', async () => {
+    const bytes = v9Base.bytes;
+    const short = { byteLength: bytes.length, read: (o: number, n: number) => bytes.subarray(o, o + n - 1) };
+    expect(await failureAsync(() => HFileReader.open(short))).toMatchObject({ code: 'CORRUPT_FILE' });
+  });
+
+  it('an encoded data block (DATABLKE) → UNSUPPORTED', () => {
+    const encoded = v9Base.bytes.slice();
+    encoded[7] = 0x45; // DATABLK* → DATABLKE
+    expect(failure(() => decodeHFile(encoded)).code).toBe('UNSUPPORTED');
+  });
+});
+
 describe('trailer', () => {
   it('a truncated or too short file → CORRUPT_FILE', async () => {
     expect(failure(() => decodeHFile(v9Base.bytes.subarray(0, v9Base.bytes.length - 1)))).toMatchObject({ code: 'CORRUPT_FILE' });

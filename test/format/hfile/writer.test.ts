@@ -77,6 +77,13 @@ describe('data blocks', () => {
     expect(h.entries.every((e, i) => Buffer.from(e.value).equals(Buffer.from((input[i] as HFileWriteEntry).value)))).toBe(true);
   });
 
+  it('is deterministic: the same input gives the same bytes (creation time 0 unless given)', () => {
+    const input = entries(300, (i) => i % 50);
+    expect(Buffer.from(writeHFile(input)).equals(Buffer.from(writeHFile(input)))).toBe(true);
+    const info = decodeHFile(writeHFile(input, { createTime: 1775241000000 })).fileInfo.get('hfile.CREATE_TIME_TS') ?? new Uint8Array(8);
+    expect(new DataView(info.buffer, info.byteOffset, 8).getBigInt64(0, false)).toBe(1775241000000n);
+  });
+
   it('an entry larger than the block size gets a block of its own', () => {
     const h = decodeHFile(writeHFile(entries(3, (i) => (i === 1 ? 5000 : 10)), { blockSize: 4096 }));
     expect(h.blocks.filter((b) => b.header.type === 'DATA').map((b) => b.payload.length)).toEqual([36, 5026, 36]);
