@@ -1,9 +1,9 @@
 // The archival planner on timelines built from file names: option defaults and validation, the counted
-// actions, the stops (pending writes and table services, savepoints), and which timeline files go with an
-// archived instant (a compaction's files with its commit). More cases: test/engine/archival.test.ts.
+// actions, the stops (pending writes and table services, savepoints, the metadata table's latest compaction),
+// and which timeline files go with an archived instant (a compaction's files with its commit). More cases: test/engine/archival.test.ts.
 import { describe, expect, test } from 'vitest';
 import { thrown } from '../helpers/expect-error.js';
-import { planArchival, resolveArchivalOptions } from '../../src/plan/archival-plan.js';
+import { metadataTableArchivalBound, planArchival, resolveArchivalOptions } from '../../src/plan/archival-plan.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 
 const t = (n: number): string => `202401010000000${String(n).padStart(2, '0')}`;
@@ -49,5 +49,27 @@ describe('planArchival', () => {
     const plan = planArchival(Timeline.fromFileNames(names), KEEP);
     expect(plan.instants.map((i) => i.requestedTime)).toEqual([t(1), t(2)]);
     expect(plan.files.map((f) => f.fileName)).toEqual([...names.slice(0, 3), ...commit(2)]);
+  });
+});
+
+describe('the metadata table bound (no MDT compaction, no archival)', () => {
+  // Layout-2 data commits k = 1…6, completing at t(k + 10).
+  const data = Timeline.fromFileNames([1, 2, 3, 4, 5, 6].flatMap((k) => [`${t(k)}.commit.requested`, `${t(k)}.inflight`, `${t(k)}_${t(k + 10)}.commit`]));
+  const mdt = (names: string[]) => Timeline.fromFileNames(names);
+
+  test('an MDT without a completed commit or replacecommit blocks archival', () => {
+    expect(metadataTableArchivalBound(data, mdt([`${t(1)}_${t(2)}.deltacommit`, `${t(3)}.compaction.requested`]))).toEqual({ blocked: true, stop: undefined });
+    expect(planArchival(data, KEEP, undefined, mdt([`${t(1)}_${t(2)}.deltacommit`])).instants).toEqual([]);
+  });
+
+  test("the first data write completed after the latest MDT compaction's requested time stops archival", () => {
+    // An MDT compaction requested at t(13) covers data commits 1–3 (completed at t(11)–t(13)).
+    const m = mdt([`${t(13)}.compaction.requested`, `${t(13)}_${t(20)}.commit`]);
+    expect(metadataTableArchivalBound(data, m)).toEqual({ blocked: false, stop: t(4) });
+    expect(planArchival(data, KEEP, undefined, m).instants.map((i) => i.requestedTime)).toEqual([t(1), t(2), t(3)]);
+    // Compacted after every data write completed: no bound; the limits decide (down to 2 of 6).
+    const late = mdt([`${t(30)}_${t(31)}.commit`]);
+    expect(metadataTableArchivalBound(data, late)).toEqual({ blocked: false, stop: undefined });
+    expect(planArchival(data, KEEP, undefined, late).instants).toHaveLength(4);
   });
 });
