@@ -11,7 +11,7 @@ import { openMetadataTable } from '../../src/engine/metadata/metadata-table.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 import { metadataFileGroupIndex } from '../../src/metadata/keys.js';
 import { metadataFileGroupId } from '../../src/metadata/metadata-partitions.js';
-import { collect, fixtureStorage, openFixture } from '../helpers/fixtures.js';
+import { collect, fixtureCopy, fixtureStorage, openFixture } from '../helpers/fixtures.js';
 import type { Storage } from '../../src/storage/storage.js';
 
 const FIXTURES = [
@@ -94,6 +94,24 @@ describe('reading through the metadata table', () => {
     const mdtReads = read.filter((p) => p.startsWith('.hoodie/metadata/record_index/'));
     expect(mdtReads.length).toBeGreaterThan(0);
     for (const p of mdtReads) expect(baseName(p)).toContain(metadataFileGroupId('record_index', group));
+  });
+
+  it('refuses a damaged or foreign metadata table instead of trusting it', async () => {
+    const zip = 'sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip';
+    const corrupt = await fixtureCopy(zip);
+    const log = (await corrupt.list('.hoodie/metadata/files')).map((f) => f.path).find((p) => p.includes('20260403183842444')) as string;
+    const bytes = await corrupt.read(log);
+    await corrupt.write(log, bytes.subarray(0, bytes.length - 20));
+    await expect(readMetadataListing(corrupt)).rejects.toMatchObject({ code: 'CORRUPT_FILE', context: { path: log } });
+
+    const foreign = await fixtureCopy(zip);
+    const props = new TextDecoder().decode(await foreign.read('.hoodie/metadata/.hoodie/hoodie.properties'));
+    await foreign.write('.hoodie/metadata/.hoodie/hoodie.properties', new TextEncoder().encode(props.replace('hoodie.table.base.file.format=HFILE', 'hoodie.table.base.file.format=PARQUET')));
+    await expect(readMetadataListing(foreign)).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.base.file.format' } });
+
+    const missing = await fixtureCopy(zip);
+    await missing.delete('.hoodie/metadata/.hoodie/hoodie.properties');
+    await expect(readMetadataListing(missing)).rejects.toMatchObject({ code: 'INVALID_TABLE' });
   });
 
   it('returns undefined for a table without a metadata table', async () => {

@@ -10,7 +10,6 @@ import { baseName, METADATA_TABLE_DIR, PROPERTIES_PATH, timelineDir } from '../.
 import { latestMetadataSlices, type MetadataFileSlice } from '../../metadata/metadata-file-slices.js';
 import { isMetadataInitInstant, parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import { metadataSchemaVersion, type MetadataSchemaVersion } from '../../metadata/metadata-schema.js';
-import { prefixedStorage } from '../../storage/prefixed.js';
 import type { Storage } from '../../storage/storage.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import { Timeline } from '../../timeline/timeline.js';
@@ -18,7 +17,7 @@ import { loadTableConfig, loadTimeline } from '../table-state.js';
 
 /** An opened metadata table. */
 export interface MetadataTable {
-  /** The MDT's files, rooted at `.hoodie/metadata` of the data table. */
+  /** The data table's storage (MDT paths are `.hoodie/metadata/…`, relative to the data table's root). */
   readonly storage: Storage;
   /** The MDT's `hoodie.properties`. */
   readonly properties: ReadonlyMap<string, string>;
@@ -54,11 +53,11 @@ export async function openMetadataTable(storage: Storage, options: OpenMetadataT
   if (partitions.length === 0) return undefined;
   const version = metadataSchemaVersion(dataConfig.version);
   const dataTimeline = options.dataTimeline ?? (await loadTimeline(storage, dataConfig));
-  const mdt = prefixedStorage(storage, METADATA_TABLE_DIR);
-  const propsPath = `${METADATA_TABLE_DIR}/${PROPERTIES_PATH}`;
+  const inMdt = (path: string): string => `${METADATA_TABLE_DIR}/${path}`;
+  const propsPath = inMdt(PROPERTIES_PATH);
   let text: string;
   try {
-    text = new TextDecoder().decode(await mdt.read(PROPERTIES_PATH));
+    text = new TextDecoder().decode(await storage.read(propsPath));
   } catch (err) {
     if (isLakeletError(err, 'NOT_FOUND')) throw new LakeletError('INVALID_TABLE', `metadata: the data table lists metadata partitions but ${propsPath} is missing`, { path: propsPath }, { cause: err });
     throw err;
@@ -72,17 +71,17 @@ export async function openMetadataTable(storage: Storage, options: OpenMetadataT
   expect('hoodie.table.base.file.format', 'HFILE');
   expect('hoodie.table.version', String(dataConfig.version));
   const timelineFolder = timelineDir(dataConfig.timelineLayoutVersion, properties.get('hoodie.timeline.path'));
-  const timeline = Timeline.fromFileNames((await mdt.list(timelineFolder)).filter((e) => e.kind === 'file').map((e) => baseName(e.path)));
+  const timeline = Timeline.fromFileNames((await storage.list(inMdt(timelineFolder))).filter((e) => e.kind === 'file').map((e) => baseName(e.path)));
   const isValidInstant = validInstantRule(dataTimeline, timeline);
   return {
-    storage: mdt,
+    storage,
     properties,
     timeline,
     version,
     partitions,
     isValidInstant,
     async latestSlices(partition: string): Promise<MetadataFileSlice[]> {
-      const files = (await mdt.list(partition)).filter((e) => e.kind === 'file');
+      const files = (await storage.list(inMdt(partition))).filter((e) => e.kind === 'file');
       return latestMetadataSlices({ partition, files, timeline, isValidInstant });
     },
   };
