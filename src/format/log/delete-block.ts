@@ -1,5 +1,6 @@
 // DELETE log-block content (content version 3): one Avro datum of HoodieDeleteRecordList, decoded and encoded
 // by hand because the orderingVal union is a list of single-field wrapper records (see ORDERING_VAL_TYPES).
+// Content versions 1 and 2 (Hudi 0.10–0.13, Kryo) are decoded by kryo-delete.ts into the same records.
 
 import { LakeletError } from '../../errors.js';
 import { AvroReader } from '../avro/reader.js';
@@ -7,6 +8,7 @@ import { AvroWriter } from '../avro/writer.js';
 import { decimalToBytes } from '../avro/encoder.js';
 import { dateFromDays, dateFromMicros, decimalFromBytes } from '../../schema/values.js';
 import { epochMicros } from '../../schema/timestamp-micros.js';
+import { decodeKryoDeleteRecords } from './kryo-delete.js';
 
 /**
  * The orderingVal union branches, by index, of apache/hudi `HoodieDeleteRecordList.avsc`:
@@ -49,18 +51,26 @@ const LOCAL_DATE_ITEM = 12;
 
 /**
  * Decode DELETE block content. `contentOffset` (the content's offset in the file) and `path` only decorate
- * errors. Content version 2 (Kryo) → `UNSUPPORTED`; malformed data → `CORRUPT_FILE`.
+ * errors. Content version 3 is Avro; versions 1 and 2 (Hudi 0.10–0.13) are Kryo (`kryo-delete.ts`) and give the
+ * same records, their ordering values typed by the version-3 branch they map to. Other versions →
+ * `UNSUPPORTED`; malformed data → `CORRUPT_FILE`.
  */
 export function decodeDeleteBlockContent(content: Uint8Array, path?: string, contentOffset = 0): DeleteRecord[] {
   const r = new AvroReader(content, path, 0, content.length, contentOffset);
   const version = r.readInt32BE();
-  if (version !== 3) {
-    throw new LakeletError('UNSUPPORTED', `log block: delete block content version ${version} is not supported (only 3, Avro)`, { ...(path === undefined ? {} : { path }), offset: contentOffset, value: version });
+  if (version !== 1 && version !== 2 && version !== 3) {
+    throw new LakeletError('UNSUPPORTED', `log block: delete block content version ${version} is not supported (1 and 2, Kryo; 3, Avro)`, { ...(path === undefined ? {} : { path }), offset: contentOffset, value: version });
   }
   const at = r.pos;
   const length = r.readInt32BE();
   if (length < 0 || length > r.remaining) throw r.error(`delete list length ${length} exceeds the block content`, at);
   if (length !== r.remaining) throw r.error(`${r.remaining - length} stray bytes after the delete list`, r.pos + length);
+  if (version !== 3) {
+    return decodeKryoDeleteRecords(content.subarray(r.pos), version, path, contentOffset + r.pos).map((rec) => ({
+      ...rec,
+      orderingValBranch: ORDERING_VAL_TYPES.indexOf(rec.orderingValType),
+    }));
+  }
   const out: DeleteRecord[] = [];
   for (let count = blockCount(r, 3); count !== 0; count = blockCount(r, 3)) {
     for (let i = 0; i < count; i++) {
