@@ -88,6 +88,24 @@ export function packBlock(type: HFileBlockType, payload: Uint8Array, codec: HFil
   }
 }
 
+/** Longest index row whose key length (int16 + row) both index-length readings agree on: below 128. */
+const MAX_AGREED_INDEX_ROW = 125;
+
+/**
+ * The row a data-index entry names for a block starting with `first`. Java readers (Hudi's and HBase's) read
+ * the index key length as a Hadoop VLong, hudi-rs as a protobuf varint; the two agree below 128. A longer first
+ * key is replaced, as HBase's own writer shortens index keys, by its shortest prefix that still sorts after
+ * the previous block's last key (`previous`): every reader seeks correctly on such a key. Only when no prefix
+ * that short exists does the full key go in, with its length as a VLong (what the Java readers expect).
+ */
+export function indexRow(first: Uint8Array, previous: Uint8Array | undefined): Uint8Array {
+  if (first.length <= MAX_AGREED_INDEX_ROW) return first;
+  let differ = 0;
+  if (previous !== undefined) while (differ < previous.length && previous[differ] === first[differ]) differ++;
+  const length = previous === undefined ? MAX_AGREED_INDEX_ROW : differ + 1;
+  return length <= MAX_AGREED_INDEX_ROW ? first.subarray(0, length) : first;
+}
+
 interface PendingEntry {
   keyBytes: Uint8Array;
   value: Uint8Array;
@@ -129,6 +147,7 @@ export function writeHFile(entries: Iterable<HFileWriteEntry>, options: HFileWri
   let firstDataBlockOffset = -1;
   let lastDataBlockOffset = 0;
   let previous: Uint8Array | undefined;
+  let lastOfPreviousBlock: Uint8Array | undefined;
   const flush = (): void => {
     if (block.length === 0) return;
     if (codec === 'NONE' && block.length > 1 && inHudiRsShortReadWindow(blockBytes)) {
@@ -145,10 +164,12 @@ export function writeHFile(entries: Iterable<HFileWriteEntry>, options: HFileWri
     const at = emit(packBlock('DATA', encodeDataPayload(block, blockBytes), codec));
     if (firstDataBlockOffset < 0) firstDataBlockOffset = at;
     lastDataBlockOffset = at;
-    const indexKey = new Uint8Array(2 + first.keyBytes.length);
-    new DataView(indexKey.buffer).setUint16(0, first.keyBytes.length, false);
-    indexKey.set(first.keyBytes, 2);
+    const row = indexRow(first.keyBytes, lastOfPreviousBlock);
+    const indexKey = new Uint8Array(2 + row.length);
+    new DataView(indexKey.buffer).setUint16(0, row.length, false);
+    indexKey.set(row, 2);
     dataIndex.push({ offset: at, size: offset - at, key: indexKey });
+    lastOfPreviousBlock = (block[block.length - 1] as PendingEntry).keyBytes;
     totalPayload += blockBytes;
     block = [];
     blockBytes = 0;

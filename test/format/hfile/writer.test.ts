@@ -9,7 +9,7 @@ import { decodeHFile } from '../../../src/format/hfile/decode.js';
 import { writeHudiBaseHFile } from '../../../src/format/hfile/hudi-hfile.js';
 import { encodedEntrySize, writeEntry } from '../../../src/format/hfile/key-value.js';
 import { HFileReader, type HFileSource } from '../../../src/format/hfile/reader.js';
-import { inHudiRsShortReadWindow, writeHFile, type HFileWriteEntry } from '../../../src/format/hfile/writer.js';
+import { indexRow, inHudiRsShortReadWindow, writeHFile, type HFileWriteEntry } from '../../../src/format/hfile/writer.js';
 
 const encoder = new TextEncoder();
 
@@ -137,6 +137,49 @@ describe('data blocks', () => {
     expect(source.reads.length).toBe(2);
     expect(source.reads[1]?.[0]).toBe(reader.trailer.loadOnOpenDataOffset);
     expect(reader.fileInfo.get('schema')?.length).toBe(20000);
+  });
+});
+
+describe('index keys both index-length readings agree on', () => {
+  const bytes = (s: string): Uint8Array => encoder.encode(s);
+  const text = (b: Uint8Array): string => new TextDecoder().decode(b);
+
+  it('a first key of up to 125 bytes is the index row as is', () => {
+    const k = 'x'.repeat(125);
+    expect(text(indexRow(bytes(k), bytes('a')))).toBe(k);
+  });
+
+  it('a longer first key becomes its shortest prefix sorting after the previous block’s last key', () => {
+    expect(text(indexRow(bytes(`b${'x'.repeat(200)}`), bytes('azzz')))).toBe('b');
+    expect(text(indexRow(bytes(`abc${'x'.repeat(200)}`), bytes('abb')))).toBe('abc');
+    expect(text(indexRow(bytes(`ab${'x'.repeat(200)}`), bytes('ab')))).toBe('abx'); // the previous key is a prefix
+    expect(indexRow(bytes('q'.repeat(300)), undefined).length).toBe(125); // the first block: any prefix ≤ its key
+    // No prefix short enough: the full key stays (its length then a VLong, as Java reads it).
+    const long = `${'p'.repeat(130)}b`;
+    expect(text(indexRow(bytes(long), bytes(`${'p'.repeat(130)}a`)))).toBe(long);
+  });
+
+  it('long keys: every index key length is one byte, and lookups still find every key', async () => {
+    const input = Array.from({ length: 200 }, (_, i) => ({ key: `${String(i).padStart(3, '0')}/${'k'.repeat(300)}`, value: noise(40, i + 1) }));
+    const bytes = writeHFile(input, { blockSize: 4096 });
+    const h = decodeHFile(bytes);
+    expect(h.dataIndex.length).toBeGreaterThan(10);
+    for (const e of h.dataIndex) expect(e.key.length).toBeLessThan(128);
+    const idx = h.blocks.find((b) => b.header.type === 'ROOT_INDEX')?.payload ?? new Uint8Array();
+    // Read the index as hudi-rs does (protobuf varint lengths): the same entries.
+    let p = 0;
+    for (const e of h.dataIndex) {
+      expect(new DataView(idx.buffer, idx.byteOffset).getInt32(p + 8, false)).toBe(e.size);
+      const length = idx[p + 12] as number;
+      expect(length).toBe(e.key.length);
+      p += 13 + length;
+    }
+    expect(p).toBe(idx.length);
+    const reader = await HFileReader.open(bytes);
+    for (const e of input) expect((await reader.get(e.key))?.key).toBe(e.key);
+    expect(await reader.get('000/')).toBeUndefined();
+    expect((await reader.getPrefix('01')).length).toBe(10);
+    expect(h.entries.map((e) => e.key)).toEqual(input.map((e) => e.key));
   });
 });
 
