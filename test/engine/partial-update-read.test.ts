@@ -1,7 +1,8 @@
 // Partial-update log blocks end to end (issue 11, point 1; docs/partial-updates.md): fixture copies with
 // hand-built deltacommits whose log blocks are IS_PARTIAL (the meta fields plus the changed columns), written with
 // lakelet's own log writer (test/helpers/partial-log.ts). Snapshot reads and the compaction merge (the worker
-// API's compactFileSlice on v9, table.compact() on v6) must give the rows derived by hand from Hudi 1.x's rules.
+// API's compactFileSlice, and table.compact() end to end on v9 and v6) must give the rows derived by hand from
+// Hudi 1.x's rules.
 import { describe, expect, test } from 'vitest';
 import { openTable, type Storage } from '../../src/index.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
@@ -119,6 +120,16 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     const written = sorted(await readParquetRows(file, await readParquetFooter(file, fileName), fileName));
     const want = expected(before).filter((r) => r._hoodie_partition_path === PART && ['TXN-013', 'TXN-014', 'TXN-001', 'TXN-003', 'TXN-900'].includes(String(r._hoodie_record_key)));
     expect(written).toEqual(want.map((r) => ({ ...r, _hoodie_file_name: fileName })));
+  });
+
+  test('table.compact() (the v9 writer) writes the same rows into the new base file, commit times kept', async () => {
+    const { storage, before } = await build();
+    const results = await (await openTable(storage)).compact();
+    expect(results.length).toBeGreaterThanOrEqual(1);
+    const ro = sorted(await collect((await openTable(storage)).rows({ readOptimized: true })));
+    const strip = (rows: Row[]) => rows.map(({ _hoodie_file_name, ...r }) => r);
+    expect(strip(ro)).toEqual(strip(expected(before)));
+    expect(await snapshot(storage)).toEqual(ro);
   });
 
   test('a deltacommit that did not complete: its partial block does not count', async () => {
