@@ -33,6 +33,8 @@ export interface MetadataWriteInput {
   writeStats?: readonly WriteStat[];
   /** Files the instant removed (a clean), per data partition. */
   deletedFiles?: readonly { partitionPath: string; fileNames: readonly string[] }[];
+  /** Data partitions the instant dropped (delete_partition): marked deleted in `__all_partitions__`. */
+  deletedPartitions?: readonly string[];
   /** Record-index changes: needed when `record_index` is listed. */
   recordIndex?: { upserts: readonly RecordIndexUpsert[]; deletes: readonly string[] };
   /** Epoch millis of the data instant in the table's timeline zone (record_index instantTime). */
@@ -105,7 +107,7 @@ export function metadataWriteRecords(input: MetadataWriteInput): MetadataFileGro
   for (const partition of input.partitions) {
     if (!MAINTAINED.has(partition)) throw unsupported(`metadata: lakelet does not maintain the ${partition} metadata partition`, { field: 'hoodie.table.metadata.partitions', value: partition });
     let records: HoodieMetadataRecord[] = [];
-    if (partition === METADATA_PARTITION.FILES) records = filesPartitionRecords(filesChanges(input.writeStats ?? [], input.deletedFiles));
+    if (partition === METADATA_PARTITION.FILES) records = filesPartitionRecords(filesChanges(input.writeStats ?? [], input.deletedFiles), input.deletedPartitions);
     else if (partition === METADATA_PARTITION.RECORD_INDEX) {
       const ri = need(partition, input.recordIndex, 'recordIndex');
       const millis = ri.upserts.length > 0 ? need(partition, input.instantMillis, 'instantMillis') : 0;

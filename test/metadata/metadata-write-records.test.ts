@@ -22,6 +22,8 @@ describe('metadataWriteRecords', () => {
     expect(w?.fileId).toBe('files-0000-0');
     expect(w?.upserts.map((r) => r.key)).toEqual(['.', '__all_partitions__']);
     expect(w?.upserts[0]?.filesystemMetadata).toEqual({ 'b.parquet': { size: 3, isDeleted: false } });
+    const [dropped] = metadataWriteRecords({ partitions: ['files'], fileGroupCounts: { files: 1 }, deletedPartitions: ['city=x'] });
+    expect(dropped?.upserts.map((r) => [r.key, r.filesystemMetadata])).toEqual([['__all_partitions__', { 'city=x': { size: 0, isDeleted: true } }]]);
   });
 
   it('routes record-index upserts and deletes to their hashed file groups', () => {
