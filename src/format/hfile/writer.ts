@@ -95,15 +95,15 @@ const MAX_AGREED_INDEX_ROW = 125;
  * The row a data-index entry names for a block starting with `first`. Java readers (Hudi's and HBase's) read
  * the index key length as a Hadoop VLong, hudi-rs as a protobuf varint; the two agree below 128. A longer first
  * key is replaced, as HBase's own writer shortens index keys, by its shortest prefix that still sorts after
- * the previous block's last key (`previous`): every reader seeks correctly on such a key. Only when no prefix
- * that short exists does the full key go in, with its length as a VLong (what the Java readers expect).
+ * the previous block's last key (`previous`): every reader seeks correctly on such a key. The first block's
+ * key is never shortened (Hudi's Java reader relies on it being the file's first key), and when no prefix that
+ * short exists the full key goes in too, its length a VLong: what the Java readers expect.
  */
 export function indexRow(first: Uint8Array, previous: Uint8Array | undefined): Uint8Array {
-  if (first.length <= MAX_AGREED_INDEX_ROW) return first;
+  if (first.length <= MAX_AGREED_INDEX_ROW || previous === undefined) return first;
   let differ = 0;
-  if (previous !== undefined) while (differ < previous.length && previous[differ] === first[differ]) differ++;
-  const length = previous === undefined ? MAX_AGREED_INDEX_ROW : differ + 1;
-  return length <= MAX_AGREED_INDEX_ROW ? first.subarray(0, length) : first;
+  while (differ < previous.length && previous[differ] === first[differ]) differ++;
+  return differ + 1 <= MAX_AGREED_INDEX_ROW ? first.subarray(0, differ + 1) : first;
 }
 
 interface PendingEntry {

@@ -153,22 +153,25 @@ describe('index keys both index-length readings agree on', () => {
     expect(text(indexRow(bytes(`b${'x'.repeat(200)}`), bytes('azzz')))).toBe('b');
     expect(text(indexRow(bytes(`abc${'x'.repeat(200)}`), bytes('abb')))).toBe('abc');
     expect(text(indexRow(bytes(`ab${'x'.repeat(200)}`), bytes('ab')))).toBe('abx'); // the previous key is a prefix
-    expect(indexRow(bytes('q'.repeat(300)), undefined).length).toBe(125); // the first block: any prefix ≤ its key
+    expect(indexRow(bytes('q'.repeat(300)), undefined).length).toBe(300); // the first block's key stays whole
     // No prefix short enough: the full key stays (its length then a VLong, as Java reads it).
     const long = `${'p'.repeat(130)}b`;
     expect(text(indexRow(bytes(long), bytes(`${'p'.repeat(130)}a`)))).toBe(long);
   });
 
-  it('long keys: every index key length is one byte, and lookups still find every key', async () => {
+  it('long keys: every index key after the first block is under 128 bytes, and lookups still find every key', async () => {
     const input = Array.from({ length: 200 }, (_, i) => ({ key: `${String(i).padStart(3, '0')}/${'k'.repeat(300)}`, value: noise(40, i + 1) }));
     const bytes = writeHFile(input, { blockSize: 4096 });
     const h = decodeHFile(bytes);
     expect(h.dataIndex.length).toBeGreaterThan(10);
-    for (const e of h.dataIndex) expect(e.key.length).toBeLessThan(128);
+    expect(text(h.dataIndex[0]?.key.subarray(2) ?? new Uint8Array())).toBe(input[0]?.key);
+    for (const e of h.dataIndex.slice(1)) expect(e.key.length).toBeLessThan(128);
     const idx = h.blocks.find((b) => b.header.type === 'ROOT_INDEX')?.payload ?? new Uint8Array();
-    // Read the index as hudi-rs does (protobuf varint lengths): the same entries.
-    let p = 0;
-    for (const e of h.dataIndex) {
+    // The first entry: a 306-byte key (int16 + 304-byte row), its length the VLong 8e 01 32. Past it, read the
+    // index as hudi-rs does (varint lengths): the same entries.
+    expect([...idx.subarray(12, 15)]).toEqual([0x8e, 0x01, 0x32]);
+    let p = 12 + 3 + 306;
+    for (const e of h.dataIndex.slice(1)) {
       expect(new DataView(idx.buffer, idx.byteOffset).getInt32(p + 8, false)).toBe(e.size);
       const length = idx[p + 12] as number;
       expect(length).toBe(e.key.length);
