@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createTable, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
 import { LakeletError } from '../../src/errors.js';
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
-import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
+import { scanLogBlocks } from '../../src/format/log/block.js';
 import { collect, fixtureBytes, fixtureCopy } from '../helpers/fixtures.js';
 import { makeOldVersionTable, type OldTableVersion } from '../helpers/old-version-table.js';
+import type { KryoOrderingValue } from '../helpers/kryo-encode.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
 import { compareRows, expectedFields, type ExpectedFile } from '../golden/compare.js';
 import { runQuery } from '../golden/golden-suite.js';
@@ -100,21 +101,59 @@ describe('differences from version 6, each read as Hudi 0.14 does', () => {
     expect(await read(true)).toEqual([{ uuid: update.uuid, fare: base.fare }]);
   });
 
-  it('a delete block of content version 2 (Kryo, as 0.10–0.13 wrote it) is UNSUPPORTED naming the version, never guessed', async () => {
+  it('a delete block of content version 2 (Kryo DeleteRecord[], as 0.10–0.13 wrote it) deletes as the v6 block does', async () => {
     const storage = await fixtureCopy(TRIPS);
+    const file = expectedOf(TRIPS);
+    const last = file.writeInstants.at(-1)!;
+    const latest = file.queries.find((q) => q.kind === 'snapshot' && q.asOf === last)!.rows;
+    // One key of the file group that already has a log (san_francisco), one of a base-only group (chennai).
+    const gone = [latest.find((r) => r.city === 'san_francisco')!, latest.find((r) => r.city === 'chennai')!];
+    const v6 = await openTable(storage);
+    await v6.delete(gone.map((r) => ({ uuid: r.uuid, city: r.city })), { compaction: { inline: false } });
+    const deleteInstant = v6.commits.at(-1)!.requestedTime;
+    expect(deleteInstant > last).toBe(true);
     await makeOldVersionTable(storage, 5);
-    const log = (await storage.list('', { recursive: true })).find((f) => f.path.includes('.log.'))!;
-    const kryo = new Uint8Array([0, 0, 0, 2, 0, 0, 0, 4, 1, 2, 3, 4]); // version 2, 4 bytes of (any) Kryo data
-    const block = encodeLogBlock('DELETE', { INSTANT_TIME: '20250331030645735', SCHEMA: '{"type":"null"}' }, kryo);
-    const old = await storage.read(log.path);
-    const grown = new Uint8Array(old.length + block.length);
-    grown.set(old);
-    grown.set(block, old.length);
-    await storage.write(log.path, grown);
-    const err = await refusal(collect((await openTable(storage)).rows()));
-    expect(err.code).toBe('UNSUPPORTED');
-    expect(err.context.value).toBe(2);
-    expect(err.message).toContain('delete block content version 2');
+    // Every DELETE block on disk is now content version 2, a Kryo graph of DeleteRecord[] (class by name, id 0).
+    let kryoBlocks = 0;
+    for (const f of await storage.list('', { recursive: true })) {
+      if (!f.path.includes('.log.')) continue;
+      for (const b of scanLogBlocks(await storage.read(f.path)).blocks.filter((x) => x.type === 'DELETE')) {
+        const head = new TextDecoder('latin1').decode(b.content.subarray(8, 10 + 44).map((x) => x & 0x7f));
+        expect([new DataView(b.content.buffer, b.content.byteOffset).getInt32(0), b.content[8], b.content[9], head.slice(2)]).toEqual([2, 1, 0, '[Lorg.apache.hudi.common.model.DeleteRecord;']);
+        kryoBlocks++;
+      }
+    }
+    expect(kryoBlocks).toBe(2);
+    const table = await openTable(storage);
+    expect(table.config.version).toBe(5);
+    const cols = ['uuid', 'fare', 'city'];
+    const pick = (rows: Record<string, unknown>[]) => rows.map((r) => ({ uuid: r.uuid, fare: r.fare, city: r.city })).sort((a, b) => String(a.uuid).localeCompare(String(b.uuid)));
+    const goneIds = new Set(gone.map((r) => r.uuid));
+    expect(pick(await collect(table.rows({ columns: cols })))).toEqual(pick(latest.filter((r) => !goneIds.has(r.uuid))));
+    // Before the delete, and in the base files, the keys are still there.
+    expect(pick(await collect(table.rows({ columns: cols, asOf: last })))).toEqual(pick(latest));
+    expect((await collect(table.rows({ columns: cols, readOptimized: true }))).filter((r) => goneIds.has(r.uuid as string))).toHaveLength(2);
+  });
+
+  it('Kryo ordering values keep their merge meaning: a Long below the logged update keeps it, Integer 0 deletes', async () => {
+    const file = expectedOf(TRIPS);
+    const [first, last] = [file.writeInstants[0]!, file.writeInstants.at(-1)!];
+    // The key the second deltacommit updated in the san_francisco log, and a base-only chennai key.
+    const updated = file.queries.find((q) => q.kind === 'incremental' && q.from === first && q.to === last)!.rows[0]!;
+    const latest = file.queries.find((q) => q.kind === 'snapshot' && q.asOf === last)!.rows;
+    const other = latest.find((r) => r.city === 'chennai')!;
+    const updatedTs = BigInt(updated.ts as number);
+    // Hudi 0.14 (HoodieMergedLogRecordScanner.processNextDeletedRecord) keeps the logged record when the delete's
+    // ordering value is non-zero, of the same class, and smaller; Integer 0 is natural order: the delete wins.
+    const orderings: Record<string, KryoOrderingValue> = {
+      [updated.uuid as string]: { type: 'Long', value: updatedTs - 1n },
+      [other.uuid as string]: { type: 'Integer', value: 0 },
+    };
+    const storage = await fixtureCopy(TRIPS);
+    await (await openTable(storage)).delete([updated, other].map((r) => ({ uuid: r.uuid, city: r.city })), { compaction: { inline: false } });
+    await makeOldVersionTable(storage, 5, { kryoOrderingVal: (rec) => orderings[rec.recordKey!]! });
+    const rows = await collect((await openTable(storage)).rows({ columns: ['uuid', 'fare'], filters: [['uuid', 'IN', [updated.uuid, other.uuid]]] }));
+    expect(rows).toEqual([{ uuid: updated.uuid, fare: updated.fare }]);
   });
 
   it.each([['0'], [null]] as const)('timeline layout %s (or absent) in a v3 table reads as layout 1', async (layout) => {

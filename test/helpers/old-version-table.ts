@@ -1,16 +1,19 @@
 // Test tables of Hudi 0.10–0.13 (table versions 3, 4, 5) made from a table of version 6 (a fixture copy, or a table
 // lakelet wrote) by the differences docs/hudi-format-v3-v5.md lists: hoodie.properties as those releases wrote it,
 // AVRO_DATA log blocks of content version 2, write-stat fields of later releases dropped, archived entries in the
-// older `HoodieArchivedMetaEntry` schema, `default` as the default partition path before version 5, and compaction
-// plans also kept in `.hoodie/.aux`. No real table of these versions
+// older `HoodieArchivedMetaEntry` schema, `default` as the default partition path before version 5, compaction
+// plans also kept in `.hoodie/.aux`, and DELETE blocks of content version 2 (Kryo `DeleteRecord[]`, encoded by
+// test/helpers/kryo-encode.ts). No real table of these versions
 // is in ../shared, so this is the closest to what Spark wrote that the docs let us derive.
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
 import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
-import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import { decodeAvroDataBlock, decodeDeleteBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import type { DeleteRecord } from '../../src/format/log/delete-block.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
 import { writeBaseFile } from '../../src/format/parquet/write.js';
 import { parseRecordSchema } from '../../src/schema/table-schema.js';
 import type { Storage } from '../../src/index.js';
+import { kryoDeleteBlockContent, type KryoOrderingValue } from './kryo-encode.js';
 
 /** The table versions this helper makes. */
 export type OldTableVersion = 3 | 4 | 5;
@@ -21,6 +24,8 @@ export interface OldVersionOptions {
   layoutVersion?: '0' | '1' | null;
   /** Copy every `<t>.compaction.requested` plan into `.hoodie/.aux/` as 0.10–0.13 did (default true). */
   auxCompactionPlans?: boolean;
+  /** The Java ordering value each rewritten delete holds (default: the version-3 value's, {@link kryoOrderingValueOf}). */
+  kryoOrderingVal?: (rec: DeleteRecord) => KryoOrderingValue | null;
 }
 
 const PROPERTIES = '.hoodie/hoodie.properties';
@@ -66,23 +71,84 @@ async function rewriteProperties(storage: Storage, version: OldTableVersion, lay
 }
 
 /**
- * AVRO_DATA blocks of content version 3 (Hudi 0.14) become version 2 (0.10–0.13; same layout: record count, then
- * length-prefixed records). A DELETE block cannot be made old: 0.10–0.13 wrote Kryo (content version 2), which
- * this helper cannot produce — it throws.
+ * The Java object Hudi 0.10–0.13 held as a delete's ordering value, for a version-3 record's value: Integer, Long,
+ * Boolean, Float, Double, String, LocalDate, BigDecimal, Timestamp (whole milliseconds). Others throw.
  */
-async function downgradeLogBlocks(storage: Storage, path: string): Promise<void> {
+export function kryoOrderingValueOf(rec: DeleteRecord): KryoOrderingValue | null {
+  const v = rec.orderingVal;
+  switch (rec.orderingValType) {
+    case 'null':
+      return null;
+    case 'int':
+      return { type: 'Integer', value: v as number };
+    case 'long':
+      return { type: 'Long', value: BigInt(v as bigint | number) };
+    case 'boolean':
+      return { type: 'Boolean', value: v as boolean };
+    case 'float':
+      return { type: 'Float', value: v as number };
+    case 'double':
+      return { type: 'Double', value: v as number };
+    case 'string':
+      return { type: 'String', value: v as string };
+    case 'date': {
+      const d = v as Date;
+      return { type: 'LocalDate', year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+    }
+    case 'decimal': {
+      const [whole, frac = ''] = (v as string).split('.');
+      return { type: 'BigDecimal', unscaled: BigInt(`${whole}${frac}`), scale: frac.length };
+    }
+    case 'timestamp-micros':
+      return { type: 'Timestamp', millis: BigInt((v as Date).getTime()) };
+    default:
+      throw new Error(`old-version-table: no Kryo form for a ${rec.orderingValType} ordering value`);
+  }
+}
+
+/** Options of the log-block rewrite. */
+interface LogDowngradeOptions {
+  /** The Kryo ordering value each delete is written with (default {@link kryoOrderingValueOf}). */
+  kryoOrderingVal?: (rec: DeleteRecord) => KryoOrderingValue | null;
+}
+
+/**
+ * AVRO_DATA blocks of content version 3 (Hudi 0.14) become version 2 (0.10–0.13; same layout: record count, then
+ * length-prefixed records). DELETE blocks of version 3 (Avro) are re-encoded as 0.10–0.13 wrote them: version 2,
+ * the `DeleteRecord[]` Kryo graph (same keys, partition paths and ordering values); every other byte of the file
+ * stays as it was.
+ */
+async function downgradeLogBlocks(storage: Storage, path: string, options: LogDowngradeOptions): Promise<void> {
   const data = new Uint8Array(await storage.read(path));
   let changed = false;
+  const parts: Uint8Array[] = [];
+  let cursor = 0;
   for (const block of scanLogBlocks(data, path).blocks) {
-    if (block.type === 'DELETE') throw new Error(`old-version-table: ${path} has a delete block; 0.10–0.13 wrote them with Kryo, which this helper cannot make`);
-    if (block.type !== 'AVRO_DATA') continue;
     const view = new DataView(data.buffer, data.byteOffset + block.contentOffset, 4);
-    if (view.getInt32(0) === 3) {
+    if (block.type === 'AVRO_DATA' && view.getInt32(0) === 3) {
       view.setInt32(0, 2);
       changed = true;
     }
+    if (block.type !== 'DELETE' || view.getInt32(0) !== 3) continue;
+    const records = decodeDeleteBlock(block, path).map((rec) => ({
+      recordKey: rec.recordKey,
+      partitionPath: rec.partitionPath,
+      orderingVal: (options.kryoOrderingVal ?? kryoOrderingValueOf)(rec),
+    }));
+    parts.push(data.subarray(cursor, block.offset));
+    parts.push(encodeLogBlock('DELETE', block.header, kryoDeleteBlockContent(records), block.footer));
+    cursor = block.offset + block.length;
+    changed = true;
   }
-  if (changed) await storage.write(path, data);
+  if (!changed) return;
+  parts.push(data.subarray(cursor));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  await storage.write(path, out);
 }
 
 /** The archived-timeline entry field Hudi 0.14 added to `HoodieArchivedMetaEntry` (absent in the 0.10–0.13 schema). */
@@ -170,7 +236,8 @@ async function renameDefaultPartitions(storage: Storage): Promise<void> {
 
 /**
  * Rewrite the version-6 table in `storage` (timeline layout 1) the way Hudi 0.12 (5), 0.11 (4) or 0.10 (3) wrote it.
- * Throws on anything the documented differences do not cover (delete blocks, logs in a default partition).
+ * Throws on anything the documented differences do not cover (logs in a default partition, ordering values
+ * without a Kryo form).
  */
 export async function makeOldVersionTable(storage: Storage, version: OldTableVersion, options: OldVersionOptions = {}): Promise<void> {
   const props = parseProperties(text(await storage.read(PROPERTIES)));
@@ -178,7 +245,7 @@ export async function makeOldVersionTable(storage: Storage, version: OldTableVer
   const files = await storage.list('', { recursive: true });
   for (const f of files) {
     const name = baseNameOf(f.path);
-    if (!f.path.startsWith('.hoodie/') && isLogFile(name)) await downgradeLogBlocks(storage, f.path);
+    if (!f.path.startsWith('.hoodie/') && isLogFile(name)) await downgradeLogBlocks(storage, f.path, options);
     if (f.path.startsWith('.hoodie/') && !f.path.slice('.hoodie/'.length).includes('/') && /^\d+\.(commit|deltacommit|replacecommit|inflight|deltacommit\.inflight|replacecommit\.inflight)$/.test(name)) {
       await downgradeCommitJson(storage, f.path, version);
     }
