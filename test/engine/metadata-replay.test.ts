@@ -1,28 +1,27 @@
 // Replay check (hudi-v9-write.md §6.3): each completed data commit of an MDT fixture is run through our MDT
-// record builders (metadataWriteRecords) with inputs derived from the data alone — the commit's write stats,
-// keys placed or removed between the snapshots before and after it, footers and log records of its new files,
-// the latest slices as of it — and the result is diffed against the records Spark's MDT deltacommit for that
+// record builders (metadataWriteRecords) with inputs derived from the data alone — the commit's write stats and
+// the keys placed or removed between the snapshots before and after it, the rest gathered by metadataWriteInput
+// (file-group counts, footers and log records of the new files, the committed slices before it with the new
+// files on top) — and the result is diffed against the records Spark's MDT deltacommit for that
 // instant holds in its log files (HFILE_DATA upserts and DELETE keys, per MDT file group): decoded records, each
 // upsert's Avro bytes and each DELETE block's content byte for byte, and the log files metadataLogFileBytes builds
 // (whole bytes for delete-only logs when Spark's header order is ours; else blocks, headers and HFile entries).
 import { describe, expect, it } from 'vitest';
 import { scanLogBlocks } from '../../src/format/log/block.js';
-import { decodeAvroDataBlock, decodeDeleteBlock } from '../../src/format/log/content.js';
+import { decodeDeleteBlock } from '../../src/format/log/content.js';
 import { encodeDeleteBlockContent } from '../../src/format/log/delete-block.js';
 import { HFileReader } from '../../src/format/hfile/reader.js';
-import { readParquetFooter } from '../../src/format/parquet/read.js';
 import { parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';
 import { TableState } from '../../src/engine/table-state.js';
 import { baseName, METADATA_TABLE_DIR } from '../../src/layout.js';
-import { columnStatsFromParquetFooter, columnStatsFromValues, columnsToIndex } from '../../src/metadata/column-stats.js';
-import type { ColumnStatsMetadata } from '../../src/metadata/column-stats-codec.js';
 import { decodeMetadataRecord, encodeMetadataRecord, type HoodieMetadataRecord } from '../../src/metadata/metadata-record.js';
 import { recogniseMetadataSchema } from '../../src/metadata/metadata-schema.js';
 import { metadataWriteRecords, type RecordIndexUpsert } from '../../src/metadata/metadata-write-records.js';
 import { metadataLogFileBytes } from '../../src/metadata/metadata-log-blocks.js';
-import { instantEpochMillis } from '../../src/metadata/record-index.js';
 import { parseMetadataPartitions } from '../../src/metadata/metadata-partitions.js';
-import { storageBuffer } from '../../src/storage/async-buffer.js';
+import { metadataWriteInput } from '../../src/engine/metadata/metadata-write-input.js';
+import { openMetadataTable, type MetadataTable } from '../../src/engine/metadata/metadata-table.js';
+import { INIT_INSTANT_TIME } from '../../src/timeline/instant.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { collect, fixtureStorage, openFixture } from '../helpers/fixtures.js';
 
@@ -82,24 +81,13 @@ describe('replaying data commits through the MDT record builders', () => {
       const storage = await fixtureStorage(zip);
       const state = await TableState.load(storage);
       const schema = await state.schemaAsOf(undefined);
-      const columns = columnsToIndex(schema);
       const partitions = parseMetadataPartitions(state.config.properties.get('hoodie.table.metadata.partitions')).filter((p) => !p.startsWith('secondary_index_'));
       const counts: Record<string, number> = {};
       for (const p of partitions) counts[p] = new Set((await storage.list(`${METADATA_TABLE_DIR}/${p}`)).map((f) => (parseLogFileName(baseName(f.path)) ?? parseBaseFileName(baseName(f.path)))?.fileId).filter(Boolean)).size;
       const view = await state.fileSystemView();
-      const fileStats = new Map<string, ColumnStatsMetadata[]>();
-      const statsOf = async (path: string): Promise<ColumnStatsMetadata[]> => {
-        const name = baseName(path);
-        let s = fileStats.get(name);
-        if (s) return s;
-        if (name.endsWith('.parquet')) s = columnStatsFromParquetFooter(await readParquetFooter(await storageBuffer(storage, path), path), { fileName: name, columns, schema, version });
-        else {
-          const records = scanLogBlocks(await storage.read(path), path).blocks.filter((b) => b.type === 'AVRO_DATA').flatMap((b) => decodeAvroDataBlock(b, path).records);
-          s = columns.map((c) => columnStatsFromValues(name, c, schema.fields.find((f) => f.name === c)?.type ?? 'string' as never, records.map((r) => r[c] ?? null), version));
-        }
-        fileStats.set(name, s);
-        return s;
-      };
+      const metadataTable = await openMetadataTable(storage);
+      if (!metadataTable) throw new Error('no metadata table');
+      const mdt: MetadataTable = { ...metadataTable, partitions };
       let previous: string | undefined;
       let replayed = 0;
       for (const instant of state.timeline.completedWrites()) {
@@ -107,6 +95,7 @@ describe('replaying data commits through the MDT record builders', () => {
         const md = await state.commitMetadata(instant);
         const stats = Object.values(md.partitionToWriteStats).flat().filter((s) => s.path !== undefined);
         const before = await keyLocations(zip, previous);
+        const viewAsOf = previous ?? INIT_INSTANT_TIME; // the committed slices before t
         const after = await keyLocations(zip, t);
         previous = t;
         if (md.compacted) continue; // a data compaction: none in these fixtures
@@ -116,25 +105,16 @@ describe('replaying data commits through the MDT record builders', () => {
           if (!was || was.fileId !== at.fileId || was.partitionPath !== at.partitionPath) upserts.push({ key, ...at });
         }
         const deletes = [...before.keys()].filter((k) => !after.has(k));
-        const touched = [...new Set(stats.map((s) => s.partitionPath))];
-        const columnStats = [];
-        for (const p of touched) columnStats.push({ partitionPath: p, stats: (await Promise.all(stats.filter((s) => s.partitionPath === p).map((s) => statsOf(s.path as string)))).flat() });
-        const partitionStats = [];
-        if (partitions.includes('partition_stats')) {
-          for (const p of touched) {
-            const slices = view.latestSlices({ asOf: t, partitionFilter: (x) => x === p });
-            const files = slices.flatMap((s) => [...(s.baseFile ? [s.baseFile.path] : []), ...s.logFiles.map((l) => l.path)]);
-            partitionStats.push({ partitionPath: p, fileStats: (await Promise.all(files.map(statsOf))).flat() });
-          }
-        }
-        const ours = metadataWriteRecords({
-          partitions, fileGroupCounts: counts, writeStats: stats, recordIndex: { upserts, deletes }, instantMillis: instantEpochMillis(t), columnStats, partitionStats,
+        const input = await metadataWriteInput({
+          storage, metadataTable: mdt, instantTime: t, timelineTimezone: 'UTC', schema, populateMetaFields: true,
+          view, viewAsOf, writeStats: stats, recordIndex: { upserts, deletes },
         });
+        expect(input.fileGroupCounts).toEqual(counts);
+        const ours = metadataWriteRecords(input);
         const theirs = await sparkMdtWrites(storage, partitions, t);
         const mine = new Map(ours.map((w) => [`${w.partition}/${w.fileId}`, { upserts: w.upserts, deletes: w.deletes.map((d) => String(d.recordKey)) }]));
         expect([...mine.keys()].sort(), t).toEqual([...theirs.keys()].sort());
         for (const [id, w] of theirs) expect(mine.get(id), `${t} ${id}`).toEqual(w);
-        // Byte for byte: our encoding of each upsert is the Avro value Spark stored under its key.
         // The log files: whole bytes when there is no HFile block; else the same blocks, headers and HFile entries.
         for (const w of ours) {
           const bytes = metadataLogFileBytes(w, { instantTime: t, version });
