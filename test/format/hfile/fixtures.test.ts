@@ -92,6 +92,8 @@ describe.each(Object.entries(MDT_FIXTURES))('%s', (name, zip) => {
       expect(text(h.fileInfo.get('schema'))?.startsWith('{"type":"record","name":"HoodieMetadataRecord"'), f.label).toBe(true);
       expect(text(h.fileInfo.get('KEY_VALUE_VERSION') && Uint8Array.of(48 + (h.fileInfo.get('KEY_VALUE_VERSION')?.[3] ?? 0)))).toBe('1');
       if (f.kind === 'log-block') {
+        // The HFile's schema is the log block's SCHEMA header, string for string.
+        expect(text(h.fileInfo.get('schema')), f.label).toBe(f.header?.SCHEMA);
         expect(h.metaBlocks.size, f.label).toBe(0);
         for (const k of ['bloomFilterTypeCode', 'minRecordKey', 'maxRecordKey']) expect(h.fileInfo.has(k), `${f.label} ${k}`).toBe(false);
         continue;

@@ -1,6 +1,6 @@
 // Test helper: every HFile of a fixture's metadata table — the base `.hfile` files and the HFILE_DATA blocks
 // inside its log files (framing read with src/format/log/) — as bytes with a label.
-import { scanLogBlocks } from '../../../src/format/log/block.js';
+import { scanLogBlocks, type LogBlockHeader } from '../../../src/format/log/block.js';
 import { METADATA_TABLE_DIR } from '../../../src/layout.js';
 import { fixtureStorage } from '../../helpers/fixtures.js';
 
@@ -12,6 +12,8 @@ export interface FixtureHFile {
   path: string;
   kind: 'base' | 'log-block';
   bytes: Uint8Array;
+  /** The log block's header, for a log block. */
+  header?: LogBlockHeader;
 }
 
 /** The three fixtures with a metadata table. */
@@ -32,7 +34,7 @@ export async function fixtureHFiles(zip: string): Promise<FixtureHFile[]> {
       out.push({ label: path, path, kind: 'base', bytes: await storage.read(path) });
     } else if (name.includes('.log.')) {
       for (const block of scanLogBlocks(await storage.read(path), path).blocks) {
-        if (block.type === 'HFILE_DATA') out.push({ label: `${path}@${block.offset}`, path, kind: 'log-block', bytes: block.content });
+        if (block.type === 'HFILE_DATA') out.push({ label: `${path}@${block.offset}`, path, kind: 'log-block', bytes: block.content, header: block.header });
       }
     }
   }

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeRootIndex } from '../../../src/format/hfile/block-index.js';
 import { decodeHFile, type HFileContents } from '../../../src/format/hfile/decode.js';
 import { writeHudiBaseHFile, writeHudiLogBlockHFile } from '../../../src/format/hfile/hudi-hfile.js';
+import { encodeLogBlock, scanLogBlocks } from '../../../src/format/log/block.js';
 import { fixtureHFiles, MDT_FIXTURES, type FixtureHFile } from './mdt-hfiles.js';
 
 const decoder = new TextDecoder();
@@ -76,6 +77,18 @@ describe('rebuilding the v9 fixtures’ HFiles', () => {
       expect(fileInfoOffset).toBe(ours.blocks.find((b) => b.header.type === 'FILE_INFO')?.offset);
       expect(loadOnOpenDataOffset).toBe(ours.blocks.find((b) => b.header.type === 'ROOT_INDEX')?.offset);
       expect([theirInfo, theirLoad].every((n) => n > 0)).toBe(true);
+    }
+  });
+
+  it('a rebuilt log-block HFile framed as an HFILE_DATA block with the fixture block’s header scans back to the same HFile', () => {
+    const logs = files.filter((f) => f.kind === 'log-block');
+    for (const f of logs) {
+      expect(f.header?.INSTANT_TIME, f.label).toMatch(/^\d{17}$/);
+      const theirs = decodeHFile(f.bytes, f.label);
+      const content = rebuild(f, theirs);
+      const scanned = scanLogBlocks(encodeLogBlock('HFILE_DATA', f.header ?? {}, content), 'rebuilt.log').blocks;
+      expect(scanned.map((b) => [b.type, b.header])).toEqual([['HFILE_DATA', f.header]]);
+      expect(decodeHFile(scanned[0]?.content ?? new Uint8Array()).entries.map((e) => [e.key, hex(e.value)])).toEqual(theirs.entries.map((e) => [e.key, hex(e.value)]));
     }
   });
 });
