@@ -206,7 +206,8 @@ async function resolveIncrementalByCompletion(state: TableState, options: Increm
     }
   }
   const commitTimes = new Set(writes.map((w) => w.requestedTime));
-  const plan = planRead(state.config, await state.fileSystemView(), { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalCommitTimes: commitTimes, filters });
+  const view = timeline === state.timeline ? await state.fileSystemView() : await new TableState(state.storage, state.config, timeline).fileSystemView();
+  const plan = planRead(state.config, view, { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalCommitTimes: commitTimes, filters });
   return { schema, columns: outputColumns(schema, options.columns), plan, asOf: undefined, completedBy: to, readOptimized: false, rangeType: 'completionTime', limit: checkLimit(options.limit) };
 }
 
@@ -248,9 +249,10 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   const lightColumns = [...light];
   const neededColumns = [...needed];
   const passThrough = lightColumns.length === read.columns.length;
+  const incrementalWindow = range ? (t: string) => inCommitRange(t, range) : commitTimes ? (t: string) => commitTimes.has(t) : undefined;
   for (const slice of read.plan.slices) {
     const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
-    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
+    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized, incrementalWindow })) {
       // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
       // base rows and log records (older schemas may lack columns), so their rows are always copied.
       const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
