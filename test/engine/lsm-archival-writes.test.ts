@@ -76,5 +76,13 @@ for (const [type, compaction] of [['COPY_ON_WRITE', false], ['MERGE_ON_READ', fa
         expect(await rows(table, { from: t }), `from write ${i + 1}`).toEqual(changed);
       }
     });
+
+    test('incremental reads between two archived writes: the rows the later one wrote, as it wrote them', async () => {
+      for (let w = 2; w <= 11; w++) {
+        // (write w−1, write w]: write w inserted r<w> = w and updated r<w−1> = 100w.
+        const expected = [`${part(w)}|r${w}|${w}`, `${part(w - 1)}|r${w - 1}|${100 * w}`].sort();
+        expect(await rows(table, { from: instants[w - 2]!, to: instants[w - 1]! }), `(write ${w - 1}, write ${w}]`).toEqual(expected);
+      }
+    });
   });
 }
