@@ -249,10 +249,9 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
   const lightColumns = [...light];
   const neededColumns = [...needed];
   const passThrough = lightColumns.length === read.columns.length;
-  const incrementalWindow = range ? (t: string) => inCommitRange(t, range) : commitTimes ? (t: string) => commitTimes.has(t) : undefined;
   for (const slice of read.plan.slices) {
     const merging = !read.readOptimized && slice.logFiles.length > 0 && config.populateMetaFields;
-    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized, incrementalWindow })) {
+    for await (const rows of readFileSliceBatches(ctx, slice, { columns: merging ? neededColumns : lightColumns, filters, baseOnly: read.readOptimized })) {
       // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
       // base rows and log records (older schemas may lack columns), so their rows are always copied.
       const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
