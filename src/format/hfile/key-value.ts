@@ -11,7 +11,7 @@ export interface HFileEntry {
   key: string;
   /** The row key bytes as stored. */
   keyBytes: Uint8Array;
-  /** The value bytes (for Hudi, the Avro binary of the record). */
+  /** The value bytes (for Hudi, the Avro binary of the record): a view into the decoded block, not a copy. */
   value: Uint8Array;
 }
 
