@@ -13,6 +13,7 @@ import { bufferFromBytes, readParquetFooter } from '../../src/format/parquet/rea
 import { parseCommitMetadata } from '../../src/timeline/commit-metadata.js';
 import { decodeLsmFile } from '../../src/timeline/lsm-instant.js';
 import { fixtureStorage } from '../helpers/fixtures.js';
+import type { Storage } from '../../src/index.js';
 import { ARCHIVABLE, archivedOf, FIXTURE_WRITES, grownFixture, HISTORY, namesIn, readsOf, requestedOf, TIMELINE, V9_FIXTURE } from './lsm-archival-timeline.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -195,6 +196,34 @@ describe('reading the history', async () => {
     await storage.write(`${HISTORY}/manifest_3`, bytes(JSON.stringify({ files: [...m2.files, { fileName: again, fileLen: data.length }] })));
     await storage.write(`${HISTORY}/_version_`, bytes('3'));
     expect(await times()).toEqual(ARCHIVABLE.slice(0, 6).map(requestedOf));
+  });
+
+  test('a snapshot cleaned away while it is read: the reader starts again from the newest version', async () => {
+    const fresh = await grownFixture(25);
+    await archive(engineContext(fresh), { keepMinCommits: 33, keepMaxCommits: 34 });
+    await archive(engineContext(fresh), { keepMinCommits: 31, keepMaxCommits: 32 });
+    await fresh.write(`${HISTORY}/_version_`, bytes('1'));
+    // A concurrent archival publishes version 2 and its clean removes manifest_1 just as this reader gets to it.
+    let raced = 0;
+    const racing: Storage = {
+      label: 'racing',
+      readOnly: false,
+      head: (path) => fresh.head(path),
+      write: (path, b) => fresh.write(path, b),
+      writeIfAbsent: (path, b) => fresh.writeIfAbsent(path, b),
+      list: (path, options) => fresh.list(path, options),
+      delete: (path) => fresh.delete(path),
+      read: async (path, range) => {
+        if (path === `${HISTORY}/manifest_1` && raced++ === 0) {
+          await fresh.write(`${HISTORY}/_version_`, bytes('2'));
+          await fresh.delete(path);
+        }
+        return fresh.read(path, range);
+      },
+    };
+    const timeline = await loadArchivedTimeline(racing, config);
+    expect(raced).toBe(1);
+    expect(timeline.completedWrites().map((i) => i.requestedTime)).toEqual(ARCHIVABLE.slice(0, 6).map(requestedOf));
   });
 
   test('a manifest that is not JSON is CORRUPT_FILE naming it', async () => {
