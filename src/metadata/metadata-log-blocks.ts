@@ -3,8 +3,9 @@
 // then a DELETE block of the removed keys, each with the INSTANT_TIME and SCHEMA headers (Hudi's order varies from
 // run to run — a Java HashMap keyed by enum identity hashes — and the fixtures hold both; we write ordinal order)
 // — and the 80-byte initialisation log (an empty DELETE block with INSTANT_TIME only) every MDT file group
-// starts with; plus the `files` partition's initial base-file records. Pure: the MDT writer stores the bytes.
-import { writeHudiLogBlockHFile } from '../format/hfile/hudi-hfile.js';
+// starts with; plus MDT base HFiles and the `files` partition's initial records. Pure: the MDT writer stores the bytes.
+import { createBloomFilter } from '../format/bloom-filter.js';
+import { writeHudiBaseHFile, writeHudiLogBlockHFile } from '../format/hfile/hudi-hfile.js';
 import { encodeLogBlock } from '../format/log/block.js';
 import { encodeDeleteBlockContent } from '../format/log/delete-block.js';
 import { ALL_PARTITIONS_KEY } from './files-partition.js';
@@ -47,6 +48,22 @@ export function metadataLogFileBytes(write: MetadataFileGroupWrite, options: Met
     at += b.length;
   }
   return out;
+}
+
+/** Keys per bloom-filter row in MDT base HFiles Hudi 1.1 writes (Hudi 1.0 wrote 60,000). */
+const METADATA_BLOOM_ENTRIES = 10_000;
+
+/**
+ * An MDT base HFile of `records` (sorted by key bytes) as Hudi 1.1 writes it: the records with meta fields, the
+ * schema, min/max keys and a DYNAMIC_V0 bloom filter of the keys (10,000 per row, fpp 1e-9).
+ */
+export function metadataBaseFileBytes(records: readonly HoodieMetadataRecord[], version: MetadataSchemaVersion, options: { createTime?: number } = {}): Uint8Array {
+  const bloom = createBloomFilter({ numEntries: METADATA_BLOOM_ENTRIES, fpp: 1e-9, type: 'DYNAMIC_V0' });
+  for (const r of records) bloom.add(r.key);
+  return writeHudiBaseHFile({
+    entries: metadataHFileEntries(records, version), schema: metadataRecordSchemaText(version), bloomFilter: bloom.serialize(),
+    ...(options.createTime === undefined ? {} : { createTime: options.createTime }),
+  });
 }
 
 /** The initialisation log of an MDT file group (`.<fileId>_<init instant>.log.1_0-0-0`): an empty DELETE block, INSTANT_TIME only. */
