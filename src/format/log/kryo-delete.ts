@@ -82,6 +82,7 @@ class GraphReader {
   readClass(): string | null {
     const at = this.input.pos;
     const tag = this.input.readVarInt(true);
+    if (tag < 0) throw this.input.error(`class tag ${tag >>> 0} out of range`, at);
     if (tag === 0) return null;
     if (tag === 1) {
       const nameId = this.input.readVarInt(true);
@@ -99,10 +100,12 @@ class GraphReader {
     return cls;
   }
 
-  /** `Kryo.readClassAndObject`. */
-  readClassAndObject(): { cls: string | null; value: unknown } {
+  /** `Kryo.readClassAndObject` where only `expected` (never null) may stand: anything else is CORRUPT_FILE. */
+  readClassAndObjectOf(expected: string, what: string): unknown {
+    const at = this.input.pos;
     const cls = this.readClass();
-    return cls === null ? { cls, value: null } : { cls, value: this.readObject(cls, false) };
+    if (cls !== expected) throw this.storeError(cls, expected, at, what);
+    return this.readObject(cls, false);
   }
 
   /** `Kryo.readObject` (`mayBeNull` false) / `readObjectOrNull` (true) of a known class, reference marker first. */
@@ -146,25 +149,18 @@ class GraphReader {
         if (count < 0 || count > input.remaining) throw input.error(`array length ${count} exceeds the ${input.remaining} bytes left`, at);
         const component = cls.slice(2, -1);
         const out: unknown[] = [];
-        for (let i = 0; i < count; i++) {
-          const elementAt = input.pos;
-          const { cls: elementClass, value } = this.readClassAndObject();
-          if (elementClass !== component) throw this.storeError(elementClass, component, elementAt);
-          out.push(value);
-        }
+        for (let i = 0; i < count; i++) out.push(this.readClassAndObjectOf(component, 'an element'));
         return out;
       }
       case DELETE_RECORD_CLASS: {
-        const keyAt = input.pos;
-        const key = this.readClassAndObject();
-        if (key.cls !== HOODIE_KEY_CLASS) throw this.storeError(key.cls, HOODIE_KEY_CLASS, keyAt, 'DeleteRecord.hoodieKey');
+        const key = this.readClassAndObjectOf(HOODIE_KEY_CLASS, 'DeleteRecord.hoodieKey') as Key;
         const valueAt = input.pos;
         const valueClass = this.readClass();
         if (valueClass !== null && ORDERING_CLASSES[valueClass] === undefined) {
           throw unsupported(`log block: a Kryo delete block has an orderingVal of class ${valueClass}, which lakelet does not read`, this.context(valueAt, valueClass));
         }
         const orderingVal = valueClass === null ? null : this.readObject(valueClass, false);
-        return { key: key.value as Key, orderingVal, cls: valueClass } satisfies Rec;
+        return { key, orderingVal, cls: valueClass } satisfies Rec;
       }
       case HOODIE_KEY_CLASS: {
         const partitionPath = this.readObject('java.lang.String', true) as string | null;
@@ -225,8 +221,8 @@ class GraphReader {
     }
   }
 
-  private storeError(found: string | null, expected: string, at: number, field?: string): Error {
-    return this.input.error(`${found === null ? 'null' : `a ${found}`} where ${field ?? 'an element'} must be a ${expected}`, at);
+  private storeError(found: string | null, expected: string, at: number, what: string): Error {
+    return this.input.error(`${found === null ? 'null' : `a ${found}`} where ${what} must be a ${expected}`, at);
   }
 
   /** Error context: the file, the absolute offset and the offending value. */

@@ -219,4 +219,24 @@ describe('refusals', () => {
     new DataView(v4.buffer).setInt32(0, 4);
     expect(errorOf(() => decodeDeleteBlockContent(v4))).toMatchObject({ code: 'UNSUPPORTED', context: { value: 4 } });
   });
+
+  it('any single-byte change or truncation of Hudi\'s sample decodes or throws a LakeletError, never anything else', () => {
+    let refused = 0;
+    for (let i = 8; i < HUDI_SAMPLE.length; i++) {
+      for (const b of [0, 1, 2, 5, 0x7f, 0x80, 0xc1, 0xff]) {
+        const bytes = HUDI_SAMPLE.slice();
+        bytes[i] = b;
+        try {
+          decodeDeleteBlockContent(bytes);
+        } catch (err) {
+          expect(isLakeletError(err, 'CORRUPT_FILE') || isLakeletError(err, 'UNSUPPORTED')).toBe(true);
+          refused++;
+        }
+      }
+      const cut = HUDI_SAMPLE.slice(0, i);
+      new DataView(cut.buffer).setInt32(4, i - 8);
+      expect(isLakeletError(errorOf(() => decodeDeleteBlockContent(cut)), 'CORRUPT_FILE')).toBe(true);
+    }
+    expect(refused).toBeGreaterThan(0);
+  });
 });
