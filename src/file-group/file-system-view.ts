@@ -1,6 +1,7 @@
 // The file-system view: turns a storage listing plus the timeline into file groups and slices, and answers
-// "latest slices as of T" (hudi-format.md §4.3): uncommitted files dropped, replaced groups removed,
-// logs attached by base instant (layout 1) or by deltacommit completion time (layout 2), junk ignored; and,
+// "latest slices as of T" (hudi-format.md §4.3) — T a requested time, or (layout 2) a completion time:
+// uncommitted files dropped, replaced groups removed, logs attached by base instant (layout 1) or by
+// deltacommit completion time (layout 2), junk ignored; and,
 // given the completed writes' metadata, live files the timeline promises but storage lacks → NOT_FOUND.
 import { baseName, isMetaPath, parentPath } from '../layout.js';
 import type { FileInfo } from '../storage/storage.js';
