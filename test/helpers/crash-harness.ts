@@ -74,14 +74,22 @@ export const NEXT = [mrow('a', 'x', 9, 99), mrow('m', 'z', 1, 7)];
 
 /** Completed instants on the raw timeline, `time.action` (compactions as `time.compaction`). */
 export async function completedInstants(storage: Storage): Promise<Set<string>> {
-  const names = (await storage.list('.hoodie')).map((f) => f.path.slice(8));
+  const names = await timelineFileNames(storage);
   const out = new Set<string>();
   const compactions = new Set(names.filter((n) => n.endsWith('.compaction.requested')).map((n) => n.slice(0, 17)));
   for (const n of names) {
-    const m = /^(\d{17})\.(commit|deltacommit|replacecommit|savepoint|rollback|clean)$/.exec(n);
+    // Layout 1 `<t>.<action>`, layout 2 (v8/v9) `<t>_<completion>.<action>`.
+    const m = /^(\d{17})(?:_\d{17})?\.(commit|deltacommit|replacecommit|savepoint|rollback|clean)$/.exec(n);
     if (m) out.add(`${m[1]}.${m[2] === 'commit' && compactions.has(m[1]!) ? 'compaction' : m[2]}`);
   }
   return out;
+}
+
+/** The names in the active timeline's folder: `.hoodie` (layout 1) and `.hoodie/timeline` (layout 2). */
+export async function timelineFileNames(storage: Storage): Promise<string[]> {
+  const names: string[] = [];
+  for (const dir of ['.hoodie', '.hoodie/timeline']) for (const f of await storage.list(dir)) if (f.kind === 'file') names.push(f.path.slice(dir.length + 1));
+  return names;
 }
 
 const isWrite = (k: string) => /\.(commit|deltacommit|replacecommit)$/.test(k);
@@ -210,9 +218,11 @@ export async function runCrashMatrix(c: CrashCase, kind: StoreKind, models: read
 function landedBy(effect: Effect, call: { method: string; path: string }, instant: string | undefined): boolean {
   if (effect === 'create') return call.path === '.hoodie/hoodie.properties';
   if (instant === undefined) return false;
-  if (effect === 'rollback') return call.method === 'delete' && call.path.startsWith(`.hoodie/${instant}.`);
-  if (effect === 'deleteSavepoint') return call.method === 'delete' && call.path === `.hoodie/${instant}.savepoint`;
-  return (call.method === 'writeIfAbsent' || call.method === 'write') && /^\.hoodie\/\d{17}\.(commit|deltacommit|replacecommit|savepoint)$/.test(call.path) && call.path.includes(instant);
+  // Completed files: `.hoodie/<t>.<action>` (layout 1) or `.hoodie/timeline/<t>_<c>.<action>` (layout 2).
+  const completed = /^\.hoodie\/(?:timeline\/)?(\d{17})(?:_\d{17})?\.(commit|deltacommit|replacecommit|savepoint)$/.exec(call.path);
+  if (effect === 'rollback') return call.method === 'delete' && (call.path.startsWith(`.hoodie/${instant}.`) || (completed?.[1] === instant));
+  if (effect === 'deleteSavepoint') return call.method === 'delete' && completed?.[1] === instant && completed[2] === 'savepoint';
+  return (call.method === 'writeIfAbsent' || call.method === 'write') && completed?.[1] === instant;
 }
 
 /** The next operation after a crash: finish a service if the case is one, then one upsert (and a clean on node-fs). */
@@ -226,7 +236,7 @@ async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseE
   }
   const before = await completedInstants(raw);
   // A compaction the crash interrupted (or an inline one) is finished by the next compact().
-  if (c.effect === 'compaction' || (await raw.list('.hoodie')).some((f) => f.path.endsWith('.compaction.requested') && !before.has(`${f.path.slice(8, 25)}.compaction`))) await table.compact(env.options);
+  if (c.effect === 'compaction' || (await timelineFileNames(raw)).some((n) => n.endsWith('.compaction.requested') && !before.has(`${n.slice(0, 17)}.compaction`))) await table.compact(env.options);
   const r = await table.upsert(NEXT.map(input), { ...CRASH_OPTIONS, ...(env.options.index ? { index: env.options.index } : {}), clock: env.options.clock }).catch((err: unknown) => {
     throw new Error(`${label}: the next write failed: ${describeError(err)}`, { cause: err });
   });
@@ -236,8 +246,8 @@ async function recover(c: CrashCase, raw: Storage, model: CrashModel, env: CaseE
   for (const k of added) if (k.endsWith('.compaction')) model.compaction(k.slice(0, 17));
   model.upsert(NEXT, r.instant);
   // A clean the crash interrupted (inline services) is finished by the next clean, as Hudi re-runs a pending plan.
-  const names = (await raw.list('.hoodie')).map((f) => f.path.slice(8));
-  const pendingClean = names.some((n) => /^\d{17}\.clean\.(requested|inflight)$/.test(n) && !names.includes(`${n.slice(0, 17)}.clean`));
+  const names = await timelineFileNames(raw);
+  const pendingClean = names.some((n) => /^\d{17}\.clean\.(requested|inflight)$/.test(n) && !names.some((x) => new RegExp(`^${n.slice(0, 17)}(_\\d{17})?\\.clean$`).test(x)));
   if (pendingClean && !clean) await table.clean();
   // Temp files of a writer killed inside writeFile are the cleaner's to remove (they are invisible to the
   // listing, so nothing else finds them).

@@ -119,7 +119,12 @@ export async function checkRecordIndex(storage: Storage, model: CrashModel, labe
   expect(new Map([...got].sort()), `${label}: record index lookups vs a scan`).toEqual(new Map([...scan].sort()));
 }
 
-const INSTANT_FILE = /^(\d{17})\.(?:(commit|deltacommit|replacecommit|compaction|rollback|clean|savepoint|restore)(?:\.(requested|inflight))?|(inflight))$/;
+const INSTANT_FILE = /^(\d{17})(?:_\d{17})?\.(?:(commit|deltacommit|replacecommit|compaction|rollback|clean|savepoint|restore)(?:\.(requested|inflight))?|(inflight))$/;
+/** A timeline file's name: below `.hoodie/` (layout 1) or `.hoodie/timeline/` (layout 2), else undefined. */
+const timelineName = (f: string): string | undefined => {
+  const dir = f.startsWith('.hoodie/timeline/') ? '.hoodie/timeline/' : f.startsWith('.hoodie/') ? '.hoodie/' : undefined;
+  return dir !== undefined && f.indexOf('/', dir.length) < 0 ? f.slice(dir.length) : undefined;
+};
 
 /**
  * Inventory: every file of the store is referenced by committed metadata or is allowed housekeeping.
@@ -133,7 +138,8 @@ export async function checkInventory(storage: Storage, label: string, extraPaths
   const files = [...(await storage.list('', { recursive: true })).map((f) => f.path), ...extraPaths];
   // Instants by time and action (a compaction completes as a commit; `<t>.inflight` is a commit's).
   const instantOf = (f: string) => {
-    const m = f.startsWith('.hoodie/') && f.indexOf('/', 8) < 0 ? INSTANT_FILE.exec(f.slice(8)) : null;
+    const name = timelineName(f);
+    const m = name === undefined ? null : INSTANT_FILE.exec(name);
     if (!m) return undefined;
     const action = m[4] ? 'commit' : (m[2] as string);
     return { time: m[1] as string, action, key: `${m[1]}.${action === 'compaction' ? 'commit' : action}`, state: m[4] ? 'inflight' : m[3] ?? 'completed' };
@@ -167,7 +173,7 @@ export async function checkInventory(storage: Storage, label: string, extraPaths
   for (const f of files) {
     const name = f.slice(f.lastIndexOf('/') + 1);
     if (name.includes('.lakelet-tmp-')) orphans.push(`${f} (temp file)`);
-    else if (f === '.hoodie/hoodie.properties' || f.startsWith('.hoodie/archived/')) continue;
+    else if (f === '.hoodie/hoodie.properties' || f.startsWith('.hoodie/archived/') || f.startsWith('.hoodie/timeline/history/')) continue;
     else if (f.startsWith(`${RECORD_INDEX_DIR}/`)) {
       if (f !== `${RECORD_INDEX_DIR}/manifest.json` && !shards.has(f)) orphans.push(`${f} (record index file the manifest does not name)`);
     } else if (f.startsWith('.hoodie/')) {
