@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isPartitionMetadataPath, parentPath, baseName } from '../../src/layout.js';
 import { parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';
 import { loadTableConfig, loadTimeline, listDataFiles } from '../../src/engine/table-state.js';
-import { lookupRecordIndex, readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
+import { lookupRecordIndex, metadataListingFiles, readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
 import { openMetadataTable } from '../../src/engine/metadata/metadata-table.js';
 import { Timeline } from '../../src/timeline/timeline.js';
 import { metadataFileGroupIndex } from '../../src/metadata/keys.js';
@@ -46,6 +46,10 @@ describe('reading through the metadata table', () => {
       const expected = await committedStorageListing(storage);
       expect(Object.keys(expected).length).toBeGreaterThan(0);
       expect(plain(listing as Map<string, Map<string, number>>)).toEqual(expected);
+      // As a file list: the committed data files storage lists, path for path.
+      const files = metadataListingFiles(listing as Map<string, Map<string, number>>).map((f) => [f.path, f.size]);
+      const stored = (await listDataFiles(storage)).filter((f) => Object.keys(expected).includes(parentPath(f.path)) && expected[parentPath(f.path)]?.[baseName(f.path)] !== undefined).map((f) => [f.path, f.size]);
+      expect(files).toEqual(stored.sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)));
     });
 
     it(`maps every key of ${zip} to the file group holding it`, async () => {

@@ -9,7 +9,8 @@ import { hashIdBase64, metadataFileGroupIndex } from '../../metadata/keys.js';
 import type { MetadataFileSlice } from '../../metadata/metadata-file-slices.js';
 import { METADATA_PARTITION, parseMetadataFileGroupId } from '../../metadata/metadata-partitions.js';
 import { recordIndexFileId } from '../../metadata/record-index.js';
-import type { Storage } from '../../storage/storage.js';
+import type { FileInfo, Storage } from '../../storage/storage.js';
+import { partitionFilePath } from '../../layout.js';
 import { readMetadataSlice } from './metadata-slice-reader.js';
 import { openMetadataTable, type MetadataTable, type OpenMetadataTableOptions } from './metadata-table.js';
 
@@ -29,13 +30,22 @@ async function open(storage: Storage, options: MetadataReadOptions, partition: s
  * partition, or undefined when the table has no MDT or does not list `files` as built. Needs the data table's
  * `storage` (rooted at the table) and, to avoid reading them again, its config and active timeline: MDT
  * deltacommits count only when their data instant completed (Java's rule). The listing names committed files
- * only; a caller still filters by its own snapshot instant (file names carry the writing instant).
+ * only; a caller still filters by its own snapshot instant (file names carry the writing instant), and files of
+ * replaced file groups stay listed until a clean removes them (the file-system view hides them, as with storage).
+ * {@link metadataListingFiles} turns it into the `FileInfo` list a `FileSystemView` is built from.
  */
 export async function readMetadataListing(storage: Storage, options: MetadataReadOptions = {}): Promise<MetadataListing | undefined> {
   const mdt = await open(storage, options, METADATA_PARTITION.FILES);
   if (!mdt) return undefined;
   const records = (await Promise.all((await mdt.latestSlices(METADATA_PARTITION.FILES)).map((s) => readMetadataSlice(mdt, s)))).flat();
   return metadataListing(records, `${METADATA_PARTITION.FILES} partition of the metadata table`);
+}
+
+/** The listing as the storage-style file list a `FileSystemView` takes (paths relative to the table root, sorted). */
+export function metadataListingFiles(listing: MetadataListing): FileInfo[] {
+  const out: FileInfo[] = [];
+  for (const [partition, files] of listing) for (const [name, size] of files) out.push({ path: partitionFilePath(partition, name), size, kind: 'file' });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** Where the record index puts a record key. */
