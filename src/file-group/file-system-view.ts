@@ -121,6 +121,7 @@ export class FileSystemView {
   /**
    * The latest slice of every live file group as of T: the slice with the greatest base instant ≤ T, with
    * (layout 2) only the logs of deltacommits requested ≤ T. Groups replaced at or before T are left out.
+   * Layout 2 with `completedBy`: as of that completion time instead (see {@link SliceQuery.completedBy}).
    * With `committed` input: a live file of the selected partitions missing from the listing → `NOT_FOUND`.
    */
   latestSlices(query: SliceQuery = {}): FileSlice[] {
