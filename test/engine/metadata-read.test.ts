@@ -1,11 +1,12 @@
 // Reading the data table through its metadata table, on the three MDT fixtures: the `files` listing equals the
 // storage listing filtered to committed files (names and sizes; hudi-rs asserts the same), the record index maps
 // every key of the table to the file group the data holds it in (and no deleted key), and MDT deltacommits whose
-// data instant is not completed do not count.
+// data instant is not completed do not count; a FileSystemView over the MDT listing gives the storage one's slices.
 import { describe, expect, it } from 'vitest';
 import { isPartitionMetadataPath, parentPath, baseName } from '../../src/layout.js';
 import { parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';
-import { loadTableConfig, loadTimeline, listDataFiles } from '../../src/engine/table-state.js';
+import { loadTableConfig, loadTimeline, listDataFiles, TableState } from '../../src/engine/table-state.js';
+import { FileSystemView } from '../../src/file-group/file-system-view.js';
 import { lookupRecordIndex, metadataListingFiles, readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
 import { openMetadataTable } from '../../src/engine/metadata/metadata-table.js';
 import { Timeline } from '../../src/timeline/timeline.js';
@@ -65,6 +66,18 @@ describe('reading through the metadata table', () => {
       expect(found).toBeDefined();
       const got = new Map([...(found as Map<string, { partitionPath: string; fileId: string }>)].map(([k, v]) => [k, { partitionPath: v.partitionPath, fileId: v.fileId }]));
       expect(got).toEqual(held);
+    });
+  }
+
+  for (const zip of FIXTURES) {
+    it(`gives the same latest file slices as the storage listing (${zip})`, async () => {
+      const storage = await fixtureStorage(zip);
+      const state = await TableState.load(storage);
+      const listing = await readMetadataListing(storage, { dataConfig: state.config, dataTimeline: state.timeline });
+      const fromMdt = new FileSystemView({ files: metadataListingFiles(listing as Map<string, Map<string, number>>), timeline: state.timeline, timelineLayoutVersion: state.config.timelineLayoutVersion, replaced: [] });
+      const fromStorage = await state.fileSystemView();
+      expect(fromMdt.latestSlices().length).toBeGreaterThan(0);
+      expect(fromMdt.latestSlices()).toEqual(fromStorage.latestSlices());
     });
   }
 
