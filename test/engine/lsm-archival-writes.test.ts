@@ -39,7 +39,7 @@ function expectedAfter(k: number): string[] {
   return out.sort();
 }
 
-async function rows(table: Table, options: { asOf?: string; from?: string } = {}): Promise<string[]> {
+async function rows(table: Table, options: { asOf?: string; from?: string; to?: string } = {}): Promise<string[]> {
   return (await collect(table.rows({ columns: ['id', 'part', 'v'], ...options }))).map((r) => `${String(r.part)}|${String(r.id)}|${String(r.v)}`).sort();
 }
 

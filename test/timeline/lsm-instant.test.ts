@@ -66,7 +66,7 @@ describe('history data files', () => {
 
 describe('archived entries from rows', () => {
   test('commit metadata and clean metadata/plan decode from the raw Avro bytes; the timeline keeps completion times', () => {
-    const commit = serializeCommitMetadataAvro({ partitionToWriteStats: { p: [{ fileId: 'f1', path: 'p/f1_0-1-0_x.parquet', partitionPath: 'p', numWrites: 3 }] }, operationType: 'UPSERT' });
+    const commit = serializeCommitMetadataAvro({ partitionToWriteStats: { p: [{ fileId: 'f1', path: 'p/f1_0-1-0_x.parquet', partitionPath: 'p', numWrites: 3, numDeletes: 0, numUpdateWrites: 0, numInserts: 3, totalWriteBytes: 10, fileSizeInBytes: 10 }] }, operationType: 'UPSERT' });
     const cleanPlan = serializeCleanerPlan({ policy: 'KEEP_LATEST_COMMITS', earliestInstantToRetain: { timestamp: T, action: 'commit', state: 'COMPLETED' }, filePathsToBeDeletedPerPartition: {} });
     const cleanMd = serializeCleanMetadata({ startCleanTime: C, timeTakenInMillis: 1, totalFilesDeleted: 0, earliestCommitToRetain: T, partitionMetadata: {} });
     const w = lsmArchivedEntry({ instantTime: T, completionTime: C, action: 'commit', metadata: commit, plan: null, version: 1 }, 'h/a.parquet');

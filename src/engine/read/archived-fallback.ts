@@ -64,22 +64,25 @@ async function snapshotEntries(storage: Storage, table: ArchiveLocation, version
 
 // A published snapshot never changes (a new version gets a new manifest), so the last one read per store and
 // history folder is kept while `_version_` still names it: lookups of many archived instants read it once.
-const published = new WeakMap<Storage, Map<string, { version: number; entries: Promise<ArchivedEntry[]> }>>();
+const published = new WeakMap<Storage, Map<string, { version: number; timeline: Promise<ArchivedTimeline> }>>();
 
-/** The entries of the history's latest snapshot. */
-async function loadHistoryEntries(storage: Storage, table: ArchiveLocation): Promise<ArchivedEntry[]> {
+/** The history's latest snapshot as an archived timeline. */
+async function loadHistory(storage: Storage, table: ArchiveLocation): Promise<ArchivedTimeline> {
   for (let attempt = 1; ; attempt++) {
     try {
       const named = await versionFileVersion(storage, table);
       let cache = published.get(storage);
       const hit = named === undefined ? undefined : cache?.get(table.archivePath);
-      if (hit && hit.version === named) return await hit.entries;
-      if (named === undefined) return await snapshotEntries(storage, table, await latestHistoryVersion(storage, table));
-      const entries = snapshotEntries(storage, table, named);
+      if (hit && hit.version === named) return await hit.timeline;
+      if (named === undefined) return new ArchivedTimeline(await snapshotEntries(storage, table, await latestHistoryVersion(storage, table)));
+      const timeline = snapshotEntries(storage, table, named).then((entries) => new ArchivedTimeline(entries));
       if (!cache) published.set(storage, (cache = new Map()));
-      cache.set(table.archivePath, { version: named, entries });
-      entries.catch(() => cache.delete(table.archivePath));
-      return await entries;
+      const entry = { version: named, timeline };
+      cache.set(table.archivePath, entry);
+      timeline.catch(() => {
+        if (cache.get(table.archivePath) === entry) cache.delete(table.archivePath);
+      });
+      return await timeline;
     } catch (err) {
       // A manifest or file gone: a newer snapshot replaced the one read (its clean ran); read the newest again.
       if (!isLakeletError(err, 'NOT_FOUND') || attempt >= SNAPSHOT_ATTEMPTS) throw err;
@@ -92,7 +95,7 @@ async function loadHistoryEntries(storage: Storage, table: ArchiveLocation): Pro
  * layout-2 history's latest snapshot.
  */
 export async function loadArchivedTimeline(storage: Storage, config: TableConfig): Promise<ArchivedTimeline> {
-  if (config.timelineLayoutVersion === 2) return new ArchivedTimeline(await loadHistoryEntries(storage, config));
+  if (config.timelineLayoutVersion === 2) return loadHistory(storage, config);
   const files = (await storage.list(config.archivePath))
     .filter((f) => f.kind === 'file')
     .map((f) => ({ path: f.path, version: archiveFileVersion(baseName(f.path)) }))
@@ -104,11 +107,25 @@ export async function loadArchivedTimeline(storage: Storage, config: TableConfig
 }
 
 /**
- * Commit metadata of the completed write `instant`: from its timeline file, or — when that file is missing —
- * from the archived timeline read afresh (a concurrent archival moved it). Still missing there (rolled back or
+ * Commit metadata of an instant in the layout-2 history snapshot last read from this store, without a storage
+ * call: the history holds the completed file's own bytes, so its copy is the instant file's content.
+ */
+async function knownArchivedMetadata(storage: Storage, config: TableConfig, requestedTime: string): Promise<CommitMetadata | undefined> {
+  if (config.timelineLayoutVersion !== 2) return undefined;
+  const hit = published.get(storage)?.get(config.archivePath);
+  const timeline = hit ? await hit.timeline.catch(() => undefined) : undefined;
+  return timeline?.completedAt(requestedTime) ? timeline.commitMetadata(requestedTime) : undefined;
+}
+
+/**
+ * Commit metadata of the completed write `instant`: from the layout-2 history snapshot already read when it
+ * holds the instant, else from its timeline file, or — when that file is missing — from the archived timeline
+ * read afresh (a concurrent archival moved it). Still missing there (rolled back or
  * restored away, not archived): the original `NOT_FOUND`.
  */
 export async function readCommitMetadataOrArchived(storage: Storage, config: TableConfig, instant: Instant): Promise<CommitMetadata> {
+  const known = await knownArchivedMetadata(storage, config, instant.requestedTime);
+  if (known) return known;
   const path = timelineFilePath(config, instant);
   let bytes: Uint8Array;
   try {
