@@ -3,7 +3,7 @@
 // a pending clustering plan are refused (Hudi's HoodieClusteringUpdateException), so are overwrites replacing one;
 // such groups never take inserts as small files. A v8/v9 plan is `<t>.clustering.requested`, a v6 one a
 // `<t>.replacecommit.requested` whose operation is CLUSTER (hudi-format.md §3.3).
-import { LakeletError } from '../../errors.js';
+import { isLakeletError, LakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { instantFilePath } from '../../layout.js';
 import { parseRequestedReplaceMetadata } from '../../timeline/replace-metadata.js';
@@ -31,7 +31,15 @@ export async function pendingClusteringGroups(state: TableState): Promise<Map<st
     if (!v8 && i.action !== 'replacecommit') continue;
     const path = instantFilePath(state.config, i.requestedTime, i.action, 'REQUESTED');
     if (!state.timeline.files.some((f) => f.requestedTime === i.requestedTime && f.action === i.action && f.state === 'REQUESTED')) continue;
-    const md = parseRequestedReplaceMetadata(await state.storage.read(path), path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await state.storage.read(path);
+    } catch (err) {
+      // A concurrent writer's replacecommit that was aborted or rolled back since the timeline was listed.
+      if (isLakeletError(err, 'NOT_FOUND')) continue;
+      throw err;
+    }
+    const md = parseRequestedReplaceMetadata(bytes, path);
     if (!v8 && md.operationType !== 'CLUSTER') continue;
     for (const g of planGroups(md.clusteringPlan)) out.set(g, i.requestedTime);
   }
