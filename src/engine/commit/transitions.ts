@@ -7,7 +7,7 @@ import type { TableConfig } from '../../config/table-config.js';
 import { LakeletError } from '../../errors.js';
 import { baseName, completedInstantFilePath, instantFilePath, timelineFilePath, type TimelineLocation } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
-import { completedAction, parseInstantFileName, type Action, type InstantState } from '../../timeline/instant.js';
+import { completedAction, parseInstantFileName, type Action, type Instant, type InstantState } from '../../timeline/instant.js';
 import { systemClock, type Clock } from '../clock.js';
 import { completionTimeFor, requestInstant, type RequestInstantOptions } from './instant-request.js';
 
@@ -59,13 +59,24 @@ export class InstantTransition {
   /** Path of the completed file, if there is one (layout 1: when it exists; layout 2: found by listing the timeline). */
   async completedPath(): Promise<string | undefined> {
     if (!this.layout2) return (await this.exists('COMPLETED')) ? this.path('COMPLETED') : undefined;
-    const action = completedAction(this.action);
+    return this.completedIn(await this.listTimeline());
+  }
+
+  /** The timeline folder's instant files. */
+  private async listTimeline(): Promise<Instant[]> {
+    const out: Instant[] = [];
     for (const f of await this.storage.list(this.table.timelinePath)) {
-      if (f.kind !== 'file') continue;
-      const i = parseInstantFileName(baseName(f.path));
-      if (i && i.state === 'COMPLETED' && i.requestedTime === this.instantTime && i.action === action) return timelineFilePath(this.table, i.fileName);
+      const i = f.kind === 'file' ? parseInstantFileName(baseName(f.path)) : undefined;
+      if (i) out.push(i);
     }
-    return undefined;
+    return out;
+  }
+
+  /** This instant's completed file among `files`, as a path. */
+  private completedIn(files: readonly Instant[]): string | undefined {
+    const action = completedAction(this.action);
+    const done = files.find((i) => i.state === 'COMPLETED' && i.requestedTime === this.instantTime && i.action === action);
+    return done === undefined ? undefined : timelineFilePath(this.table, done.fileName);
   }
 
   /** Write the requested file (the plan). True when written — false when `create` found it already there. */
@@ -123,13 +134,13 @@ export class InstantTransition {
    * is there already; `overwrite` rewrites the one there (a re-run), else creates it.
    */
   private async putCompleted(bytes: Uint8Array, options: TransitionWriteOptions): Promise<boolean> {
-    const existing = await this.completedPath();
+    const timeline = await this.listTimeline();
+    const existing = this.completedIn(timeline);
     if (existing !== undefined) {
       if (options.mode !== 'overwrite') return false;
       await this.storage.write(existing, bytes);
       return true;
     }
-    const timeline = (await this.storage.list(this.table.timelinePath)).map((f) => parseInstantFileName(baseName(f.path))).filter((i) => i !== undefined);
     const completion = completionTimeFor(this.instantTime, timeline, new Date((options.clock ?? systemClock).now()));
     const path = completedInstantFilePath(this.table, this.instantTime, this.action, completion);
     try {
