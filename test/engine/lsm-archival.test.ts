@@ -7,12 +7,12 @@
 import { describe, expect, test } from 'vitest';
 import { engineContext } from '../../src/engine/context.js';
 import { loadArchivedTimeline, readCommitMetadataOrArchived } from '../../src/engine/read/archived-fallback.js';
-import { archive } from '../../src/engine/services/archival.js';
+import { archive, metadataTableTimeline } from '../../src/engine/services/archival.js';
 import { loadTableConfig } from '../../src/engine/table-state.js';
 import { bufferFromBytes, readParquetFooter } from '../../src/format/parquet/read.js';
 import { parseCommitMetadata } from '../../src/timeline/commit-metadata.js';
 import { decodeLsmFile } from '../../src/timeline/lsm-instant.js';
-import { fixtureStorage } from '../helpers/fixtures.js';
+import { fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
 import type { Storage } from '../../src/index.js';
 import { ARCHIVABLE, archivedOf, FIXTURE_WRITES, grownFixture, HISTORY, namesIn, readsOf, requestedOf, TIMELINE, V9_FIXTURE } from './lsm-archival-timeline.js';
 
@@ -154,6 +154,16 @@ describe('the metadata table bounds archival: no MDT compaction, no archival', (
     // The compaction's requested time lies after commit 3 completed (…702889) and before commit 4 completed (…703845).
     const storage = await withMdt(['20260307135700696_20260307135701000.deltacommit', '20260307135703000.compaction.requested', '20260307135703000_20260307135703100.commit']);
     expect((await archive(engineContext(storage))).map((i) => i.fileName)).toEqual(ARCHIVABLE.slice(0, 3));
+  });
+
+  test("a Spark-written MDT (HFile table, deltacommits only): its timeline is read and nothing is archived", async () => {
+    const storage = await fixtureCopy('sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip');
+    const config = await loadTableConfig(storage);
+    const mdt = await metadataTableTimeline(storage, config);
+    // The fixture's MDT: 4 partition initialisations and one deltacommit per data commit, no compaction.
+    expect(mdt?.completed().map((i) => i.action)).toEqual(Array(8).fill('deltacommit'));
+    expect(await archive(engineContext(storage), { keepMinCommits: 1, keepMaxCommits: 2 })).toEqual([]);
+    expect(await namesIn(storage, HISTORY)).toEqual([]);
   });
 
   test('a table declaring an MDT whose folder is missing archives nothing', async () => {

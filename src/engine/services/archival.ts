@@ -9,8 +9,8 @@
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { planArchival, type ArchivalOptions, type ArchivalPlan, type LatestClean } from '../../plan/archival-plan.js';
-import { archiveFilePath, baseName, historyFilePath, historyManifestPath, historyVersionPath, METADATA_TABLE_DIR } from '../../layout.js';
-import { prefixedStorage } from '../../storage/prefixed.js';
+import { parseProperties } from '../../config/properties.js';
+import { archiveFilePath, baseName, historyFilePath, historyManifestPath, historyVersionPath, METADATA_TABLE_DIR, PROPERTIES_PATH, timelineDir } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { archiveFileName, archiveFileVersion, encodeArchiveFile, type ArchiveEntryInput } from '../../timeline/archived-timeline.js';
 import { parseCleanMetadata } from '../../timeline/clean-metadata.js';
@@ -23,7 +23,7 @@ import { Timeline } from '../../timeline/timeline.js';
 import { deleteMarkers } from '../commit/commit-protocol.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { latestHistoryVersion, readHistoryManifest } from '../read/archived-fallback.js';
-import { loadTableConfig, loadTimeline, type TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
 import type { EngineContext } from '../context.js';
 
 export type { ArchivalOptions } from '../../plan/archival-plan.js';
@@ -40,19 +40,21 @@ export async function latestClean(state: TableState): Promise<LatestClean | unde
 
 /**
  * The metadata table's active timeline when the table has one (`hoodie.table.metadata.partitions` lists
- * `files`, as Hudi's `isMetadataTableAvailable`), else undefined. An MDT that cannot be read counts as one
- * never compacted: nothing is archived.
+ * `files`, as Hudi's `isMetadataTableAvailable`), else undefined. Only the MDT's own properties (its timeline
+ * folder) and timeline are read. An MDT without properties counts as one never compacted: nothing is archived.
  */
 export async function metadataTableTimeline(storage: Storage, config: TableConfig): Promise<Timeline | undefined> {
   const partitions = (config.properties.get('hoodie.table.metadata.partitions') ?? '').split(',').map((p) => p.trim());
   if (!partitions.includes('files')) return undefined;
-  const mdt = prefixedStorage(storage, METADATA_TABLE_DIR);
+  let text: string;
   try {
-    return await loadTimeline(mdt, await loadTableConfig(mdt));
+    text = new TextDecoder().decode(await storage.read(`${METADATA_TABLE_DIR}/${PROPERTIES_PATH}`));
   } catch (err) {
-    if (isLakeletError(err, 'NOT_FOUND') || isLakeletError(err, 'INVALID_TABLE')) return new Timeline([]);
+    if (isLakeletError(err, 'NOT_FOUND')) return new Timeline([]);
     throw err;
   }
+  const folder = `${METADATA_TABLE_DIR}/${timelineDir(config.timelineLayoutVersion, parseProperties(text).get('hoodie.timeline.path'))}`;
+  return Timeline.fromFileNames((await storage.list(folder)).filter((f) => f.kind === 'file').map((f) => baseName(f.path)));
 }
 
 async function planFor(state: TableState, options: ArchivalOptions): Promise<ArchivalPlan> {
