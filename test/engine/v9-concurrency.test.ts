@@ -3,7 +3,7 @@
 // Avro commit metadata) and leaves nothing behind, or starts over with retryOnConflict. A writer whose heartbeat
 // stopped is rolled back by the next one; a running one is left alone.
 import { describe, expect, test } from 'vitest';
-import { createTable, isLakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
+import { createTable, isLakeletError, memoryStorage, openTable, type Storage, type Table, type WriteResult } from '../../src/index.js';
 import { manualClock } from '../../src/engine/clock.js';
 import { timelineNames } from '../helpers/v9-timeline.js';
 
@@ -44,7 +44,7 @@ for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {
         a.upsert([{ id: 'x1', part: 'x', ts: 3, v: 100 }], OPTIONS),
         b.upsert([{ id: 'x1', part: 'x', ts: 4, v: 200 }], OPTIONS),
       ]);
-      const won = results.filter((r): r is PromiseFulfilledResult<{ instant: string }> => r.status === 'fulfilled');
+      const won = results.filter((r): r is PromiseFulfilledResult<WriteResult> => r.status === 'fulfilled');
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect([won.length, lost.length]).toEqual([1, 1]);
       expect(isLakeletError(lost[0]!.reason, 'CONFLICT')).toBe(true);
