@@ -48,8 +48,8 @@ export interface MetadataWriteContext {
   deletedPartitions?: readonly string[];
 }
 
-/** One file's column stats: its parquet footer, or (log files) its data records' values. */
-async function fileColumnStats(storage: Storage, path: string, columns: readonly string[], schema: AvroRecordSchema, version: 8 | 9): Promise<ColumnStatsMetadata[]> {
+/** One file's column stats: its parquet footer, or (log files) its data records' values (the validator recomputes them the same way). */
+export async function fileColumnStats(storage: Storage, path: string, columns: readonly string[], schema: AvroRecordSchema, version: 8 | 9): Promise<ColumnStatsMetadata[]> {
   const name = baseName(path);
   if (parseBaseFileName(name)) return columnStatsFromParquetFooter(await readParquetFooter(await storageBuffer(storage, path), path), { fileName: name, columns, schema, version });
   const records = scanLogBlocks(await storage.read(path), path).blocks.filter((b) => b.type === 'AVRO_DATA').flatMap((b) => decodeAvroDataBlock(b, path).records);
