@@ -31,8 +31,11 @@ async function versionFileVersion(storage: Storage, table: ArchiveLocation): Pro
  * `latestSnapshotVersion`); -1 when there is none.
  */
 export async function latestHistoryVersion(storage: Storage, table: ArchiveLocation): Promise<number> {
-  const v = await versionFileVersion(storage, table);
-  if (v !== undefined) return v;
+  return (await versionFileVersion(storage, table)) ?? newestManifestVersion(storage, table);
+}
+
+/** The newest manifest's version in the history folder; -1 when there is none. */
+async function newestManifestVersion(storage: Storage, table: ArchiveLocation): Promise<number> {
   let max = -1;
   for (const f of await storage.list(table.archivePath)) {
     const m = f.kind === 'file' ? lsmManifestVersion(baseName(f.path)) : undefined;
@@ -74,7 +77,7 @@ async function loadHistory(storage: Storage, table: ArchiveLocation): Promise<Ar
       let cache = published.get(storage);
       const hit = named === undefined ? undefined : cache?.get(table.archivePath);
       if (hit && hit.version === named) return await hit.timeline;
-      if (named === undefined) return new ArchivedTimeline(await snapshotEntries(storage, table, await latestHistoryVersion(storage, table)));
+      if (named === undefined) return new ArchivedTimeline(await snapshotEntries(storage, table, await newestManifestVersion(storage, table)));
       const timeline = snapshotEntries(storage, table, named).then((entries) => new ArchivedTimeline(entries));
       if (!cache) published.set(storage, (cache = new Map()));
       const entry = { version: named, timeline };
