@@ -31,6 +31,8 @@ export type { HttpStorageOptions } from './storage/http.js';
 export type { FileListEntry } from './storage/file-list.js';
 export type { OpfsStorage } from './storage/opfs.js';
 export type { IndexedDbStorage } from './storage/indexeddb.js';
+export type { ValidationCheck, ValidationProblem, ValidationResult, ValidateOptions } from './engine/validate/validation-result.js';
+export type { ValidationTarget } from './engine/validate/validate.js';
 
 /** Options of `Table.fileSlices`. */
 export interface FileSliceOptions {

@@ -28,7 +28,7 @@ const ALLOWED_DEPENDENCIES = ['apache-arrow', 'comlink', 'fflate', 'hyparquet', 
 const PUBLIC_VALUES = [
   'LakeletError', 'META_FIELDS', 'MicrosDate', 'Table', 'createTable', 'fileListStorage', 'findTableRoot', 'httpStorage', 'indexedDbStorage',
   'isLakeletError', 'jsonRow', 'memoryStorage', 'openTable', 'opfsStorage', 'parseFilter', 'prefixedStorage', 's3Storage', 'tableStorage',
-  'withTableWriteLock', 'zipStorage',
+  'validateTable', 'withTableWriteLock', 'zipStorage',
 ];
 
 function sourceFiles(dir: string): string[] {
