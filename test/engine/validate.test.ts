@@ -10,10 +10,10 @@ import { baseFileName, logFileName, parseBaseFileName, parseLogFileName } from '
 import { baseName } from '../../src/layout.js';
 import { columnStatsRecords } from '../../src/metadata/column-stats.js';
 import { filesPartitionRecords } from '../../src/metadata/files-partition.js';
-import { metadataFileGroupIndex } from '../../src/metadata/keys.js';
+import { metadataFileGroupIndex, partitionStatsKey } from '../../src/metadata/keys.js';
 import { metadataLogFileBytes } from '../../src/metadata/metadata-log-blocks.js';
 import { metadataFileGroupId } from '../../src/metadata/metadata-partitions.js';
-import type { HoodieMetadataRecord } from '../../src/metadata/metadata-record.js';
+import { emptyMetadataRecord, METADATA_RECORD_TYPE, type HoodieMetadataRecord } from '../../src/metadata/metadata-record.js';
 import { recordIndexRecord } from '../../src/metadata/record-index.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { collect, fixtureCopy, fixtureStorage, openFixture } from '../helpers/fixtures.js';
@@ -178,6 +178,28 @@ describe('validateTable on damaged copies', () => {
     expect(result.problems[0]?.message).toContain('column "_hoodie_record_key"');
     expect(result.problems[0]?.message).toContain('maxValue');
     expect(result.problems[0]?.message).not.toContain('minValue');
+  });
+
+  it('reports a partition-stats record with a wrong max', async () => {
+    const storage = await fixtureCopy(MOR8);
+    const stats = (await readColumnStats(storage, '_hoodie_record_key', { partition: 'partition_stats' }))?.[0];
+    if (!stats) throw new Error('no partition stats');
+    const partition = stats.fileName as string;
+    const record = emptyMetadataRecord(partitionStatsKey('_hoodie_record_key', partition), METADATA_RECORD_TYPE.PARTITION_STATS);
+    record.columnStatsMetadata = { ...stats, maxValue: { wrapper: 'StringWrapper', value: 'zzzz-not-the-max' } };
+    await appendMetadataLog(storage, 'partition_stats', 0, [record]);
+    const result = await validateTable(storage);
+    expect(found(result.problems)).toEqual([{ check: 'partition-stats', path: partition }]);
+    expect(result.problems[0]?.message).toContain('maxValue');
+  });
+
+  it('reports a deleted log file of a merge-on-read slice', async () => {
+    const storage = await fixtureCopy(MOR8);
+    const log = (await latestSlices(storage)).flatMap((s) => s.logFiles).at(-1)?.path as string;
+    expect(log).toBeDefined();
+    await storage.delete(log);
+    const result = await validateTable(storage);
+    expect(found(result.problems)).toEqual([{ check: 'files-exist', path: log }, { check: 'files-partition', path: log }]);
   });
 
   it('reports a record-index file group that owns no file, and the keys it held', async () => {
