@@ -1,5 +1,6 @@
 // The `lakelet` command-line tool (`bin/lakelet.js` runs it from dist/): `inspect` a table, `query` its rows,
-// `create` one and write rows into it (cli-write.ts), run table services (cli-services.ts), `publish` it.
+// `create` one and write rows into it (cli-write.ts), run table services (cli-services.ts), `publish` it,
+// `validate` it (validate.ts).
 // Every failure becomes one `lakelet: <message>` line on stderr and exit code 2; never a stack trace.
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,6 +13,7 @@ import { OutputClosed, OutputSink, type CliOutput } from './output.js';
 import { PUBLISH_USAGE, publishCommand } from './publish.js';
 import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './services.js';
 import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
+import { VALIDATE_USAGE, validateCommand } from './validate.js';
 
 export type { CliOutput } from './output.js';
 
@@ -34,6 +36,7 @@ Usage:
   lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
 ${SERVICES_SYNOPSIS}
   lakelet publish <dir>
+  lakelet validate <table> [--json]
   lakelet <command> --help
   lakelet --help | --version
 
@@ -50,6 +53,8 @@ Commands:
   delete    delete records by key, or the records of the rows in a file
 ${SERVICES_SUMMARY}
   publish   write the listing manifest that static HTTP hosting needs
+  validate  check the table against its timeline and metadata table (exit 2
+            on any problem)
 
 Exit status:
   0  success; for a write, the commit landed. A step after the commit that
@@ -58,6 +63,7 @@ Exit status:
   2  nothing changed: a bad command line, a table that cannot be read, or an
      operation that was refused or failed before it committed (the reason is
      one "lakelet: ..." line on stderr; the table's data is as it was).
+     For validate: the problems it found (printed on stdout).
 `;
 
 const QUERY_USAGE = `Usage: lakelet query <table> [options]
@@ -90,7 +96,7 @@ bytes base64; structs and maps as objects; arrays as arrays.
 `;
 
 /** Every command, in the order the usage lists them. */
-const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish'];
+const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'validate'];
 
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
 const INSPECT_SPECS: OptionSpec[] = [HELP, { name: 'json', kind: 'flag' }];
@@ -127,6 +133,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'query': return await queryCommand(rest, io);
       case 'create': return await createCommand(rest, io);
       case 'publish': return await publishCommand(rest, io);
+      case 'validate': return await validateCommand(rest, io);
       case 'help': return await say(io.stdout, helpText(rest[0]));
       default:
         if ((WRITE_COMMANDS as readonly string[]).includes(command)) return await writeCommand(command as WriteCommand, rest, io);
@@ -145,6 +152,7 @@ function helpText(command: string | undefined): string {
   if (command === 'inspect') return INSPECT_USAGE;
   if (command === 'create') return CREATE_USAGE;
   if (command === 'publish') return PUBLISH_USAGE;
+  if (command === 'validate') return VALIDATE_USAGE;
   if (isServiceCommand(command)) return serviceUsage(command);
   if ((WRITE_COMMANDS as readonly string[]).includes(command ?? '')) return writeUsage(command as WriteCommand);
   return USAGE;
