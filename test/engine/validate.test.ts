@@ -7,7 +7,8 @@ import { openTable, validateTable, type ValidationProblem } from '../../src/inde
 import { TableState } from '../../src/engine/table-state.js';
 import { readColumnStats } from '../../src/engine/metadata/metadata-reads.js';
 import { baseFileName, logFileName, parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';
-import { baseName } from '../../src/layout.js';
+import { baseName, instantFilePath, parentPath } from '../../src/layout.js';
+import { serializeCleanerPlan } from '../../src/timeline/clean-metadata.js';
 import { columnStatsRecords } from '../../src/metadata/column-stats.js';
 import { filesPartitionRecords } from '../../src/metadata/files-partition.js';
 import { metadataFileGroupIndex, partitionStatsKey } from '../../src/metadata/keys.js';
@@ -102,6 +103,20 @@ describe('validateTable on damaged copies', () => {
     expect(result.problems[1]?.message).toContain('storage holds no committed file');
     // The checks that read data files do not run while a live file is missing.
     expect(result.checked).toEqual(['files-exist', 'files-partition', 'metadata-structure']);
+  });
+
+  it('leaves out the files a pending clean plans to delete (some already gone), as Hudi does', async () => {
+    const storage = await fixtureCopy(COW9);
+    const state = await TableState.load(storage);
+    const view = await state.fileSystemView();
+    const latest = new Set(view.latestSlices().map((s) => s.baseFile?.path));
+    const old = view.fileGroups().flatMap((g) => g.slices).map((s) => s.baseFile?.path).find((p) => p !== undefined && !latest.has(p)) as string;
+    expect(old).toBeDefined();
+    await storage.delete(old);
+    expect(found((await validateTable(storage)).problems)).toEqual([{ check: 'files-partition', path: old }]);
+    const plan = serializeCleanerPlan({ policy: 'KEEP_LATEST_COMMITS', filePathsToBeDeletedPerPartition: { [parentPath(old)]: [old] } });
+    await storage.write(instantFilePath(state.config, '20270101000000000', 'clean', 'REQUESTED'), plan);
+    expect(await validateTable(storage)).toEqual({ ok: true, problems: [], checked: ALL_CHECKS });
   });
 
   it('reports a committed-looking file the files partition does not list', async () => {

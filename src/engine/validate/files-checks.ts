@@ -2,12 +2,15 @@
 // storage — the file-system view's committed-file check, file-group/committed-files.ts, with every missing file
 // reported) and `files-partition` (the MDT `files` partition lists exactly the committed data files storage
 // holds, name and size, both ways, and its `__all_partitions__` record exactly the partitions holding them).
+// Files a pending clean plans to delete are left out on both sides, as Hudi's validator does: such a clean may
+// have deleted some of them already, and the MDT drops them only when the clean completes.
 import { isLakeletError } from '../../errors.js';
 import { parseBaseFileName, parseLogFileName } from '../../file-group/file-names.js';
-import { baseName, isMetaPath, isPartitionMetadataPath, parentPath, partitionFilePath } from '../../layout.js';
+import { baseName, instantFilePath, isMetaPath, isPartitionMetadataPath, parentPath, partitionFilePath } from '../../layout.js';
 import { ALL_PARTITIONS_KEY, metadataListing, partitionPathOfFilesKey } from '../../metadata/files-partition.js';
 import { METADATA_PARTITION } from '../../metadata/metadata-partitions.js';
 import { METADATA_RECORD_TYPE } from '../../metadata/metadata-record.js';
+import { parseCleanerPlan } from '../../timeline/clean-metadata.js';
 import type { TableState } from '../table-state.js';
 import type { ValidationReport } from './validation-result.js';
 import type { MetadataRecords } from './metadata-records.js';
@@ -52,6 +55,18 @@ async function committedStorageFiles(state: TableState): Promise<{ files: Map<st
   return { files, partitions };
 }
 
+/** Paths (relative to the table root) of the files that pending cleans plan to delete. */
+async function filesOfPendingCleans(state: TableState): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const i of state.timeline.pending()) {
+    if (i.action !== 'clean') continue;
+    const path = instantFilePath(state.config, i.requestedTime, 'clean', 'REQUESTED');
+    const plan = parseCleanerPlan(await state.storage.read(path), path);
+    for (const files of Object.values(plan.filePathsToBeDeletedPerPartition)) for (const f of files) out.add(f.filePath);
+  }
+  return out;
+}
+
 const show = (p: string) => (p === '' ? 'the table root (non-partitioned)' : JSON.stringify(p));
 
 /**
@@ -72,11 +87,13 @@ export async function checkFilesPartition(state: TableState, records: MetadataRe
     }
   } else report.add('files-partition', ALL_PARTITIONS_KEY, `the files partition has no ${ALL_PARTITIONS_KEY} record`);
   const stored = await committedStorageFiles(state);
+  const cleaning = await filesOfPendingCleans(state);
   for (const [partition, files] of stored.files) {
     if (!listing.has(partition)) report.add('files-partition', partition, `partition ${show(partition)} holds committed files, but the files partition's ${ALL_PARTITIONS_KEY} does not list it`);
     const listed = listing.get(partition) ?? new Map<string, number>();
     for (const [name, size] of files) {
       const path = partitionFilePath(partition, name);
+      if (cleaning.has(path)) continue;
       const mdtSize = listed.get(name);
       if (mdtSize === undefined) report.add('files-partition', path, `committed file (${size} bytes) is missing from the files partition`);
       else if (mdtSize !== size) report.add('files-partition', path, `the files partition says ${mdtSize} bytes, storage holds ${size}`);
@@ -86,7 +103,7 @@ export async function checkFilesPartition(state: TableState, records: MetadataRe
     if (files.size === 0 && !stored.partitions.has(partition)) report.add('files-partition', partition, `the files partition lists partition ${show(partition)}, which storage does not have`);
     const held = stored.files.get(partition);
     for (const [name, size] of files) {
-      if (held?.has(name)) continue;
+      if (held?.has(name) || cleaning.has(partitionFilePath(partition, name))) continue;
       report.add('files-partition', partitionFilePath(partition, name), `listed in the files partition (${size} bytes), but storage holds no committed file of that name`);
     }
   }
