@@ -95,14 +95,14 @@ for (const variant of VARIANTS) {
 
 // The same model on table version 9 (timeline layout 2: completion times in the file names, Avro instant files,
 // logs named after their deltacommit), without a metadata table, inline: a smaller set that still covers both
-// table types and the services (archival excluded until the LSM history writer lands).
+// table types and the services (archival into the LSM history included).
 describe('v9 tables (timeline layout 2, no metadata table) against a Map model', () => {
   const V9_SEQUENCES = 12;
-  test(`${V9_SEQUENCES} sequences × 12 operations`, { timeout: 600_000 }, async () => {
+  test(`${V9_SEQUENCES} sequences × 20 operations`, { timeout: 600_000 }, async () => {
     const stats: SequenceStats[] = [];
-    for (let i = 0; i < V9_SEQUENCES; i++) stats.push(await runSequence(9000 + i, { operations: 12, workers: 0, tableVersion: 9 }));
+    for (let i = 0; i < V9_SEQUENCES; i++) stats.push(await runSequence(9000 + i, { operations: 20, workers: 0, tableVersion: 9 }));
     expect(stats.filter((s) => s.type === 'MERGE_ON_READ').length).toBeGreaterThan(0);
     expect(stats.filter((s) => s.type === 'COPY_ON_WRITE').length).toBeGreaterThan(0);
-    for (const k of ['compactions', 'cleans', 'restores'] as const) expect(stats.filter((s) => s[k] > 0).length, k).toBeGreaterThan(0);
+    for (const k of ['compactions', 'cleans', 'archived', 'restores'] as const) expect(stats.filter((s) => s[k] > 0).length, k).toBeGreaterThan(0);
   });
 });

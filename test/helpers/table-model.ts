@@ -278,8 +278,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       }
     } else if (what < 0.88) {
       const min = 2 + rnd.int(3);
-      // Layout 2 (v8/v9): no archival until lakelet's LSM history writer has landed (then drop this guard).
-      if (options.tableVersion === undefined || options.tableVersion < 8) stats.archived += (await table.archive({ keepMinCommits: min, keepMaxCommits: min + 1 + rnd.int(3) })).length;
+      stats.archived += (await table.archive({ keepMinCommits: min, keepMaxCommits: min + 1 + rnd.int(3) })).length;
     } else if (what < 0.94) {
       if (seq.history.length === 0 || savepoints.some((s) => s.instant === table.commits.at(-1)?.requestedTime)) continue;
       const r = await table.savepoint();
