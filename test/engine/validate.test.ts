@@ -86,6 +86,13 @@ describe('validateTable on the fixtures', () => {
     expect(result.checked).toEqual(ALL_CHECKS);
   });
 
+  it('refuses (UNSUPPORTED) the metadata table of a version-6 table rather than guessing its records', async () => {
+    const storage = await fixtureCopy('sample_table/cow/v6_nonpartitioned.zip');
+    const props = new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties'));
+    await storage.write('.hoodie/hoodie.properties', new TextEncoder().encode(`${props.trimEnd()}\nhoodie.table.metadata.partitions=files\n`));
+    await expect(validateTable(storage)).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.version', value: 6 } });
+  });
+
   it('runs only the checks asked for', async () => {
     const result = await validateTable(await fixtureStorage(COW9), { checks: ['record-index'] });
     expect(result).toEqual({ ok: true, problems: [], checked: ['record-index'] });

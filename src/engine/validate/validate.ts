@@ -23,7 +23,9 @@ const isStorage = (t: ValidationTarget): t is Storage => typeof (t as Storage).l
  * Validate a table against its timeline and its metadata table (see {@link ValidationCheck} for each check).
  * Reads the table as it is in storage now (an opened `Table`'s cached state is not used). `ok` is true when no
  * problem was found; `checked` names the checks that ran (`['files-exist']` for a table without a metadata table).
- * A metadata table that cannot be opened (missing or foreign properties) is a `metadata-structure` problem.
+ * A metadata table that cannot be opened (missing properties) is a `metadata-structure` problem; one lakelet cannot
+ * read (a version-6 table's, a foreign table type or format) → `UNSUPPORTED` naming the property, as are the
+ * record index of a table without meta fields and a column type whose statistics are not verified.
  */
 export async function validateTable(target: ValidationTarget, options: ValidateOptions = {}): Promise<ValidationResult> {
   const storage = isStorage(target) ? target : target.storage;
