@@ -282,6 +282,14 @@ describe('validateTable on damaged copies', () => {
     expect(result.problems).toEqual([{ check: 'metadata-structure', path: key, message: `the record_index key sits in file group ${metadataFileGroupId('record_index', wrongGroup)}, but its hash picks ${metadataFileGroupId('record_index', metadataFileGroupIndex(key, 10))}` }]);
   });
 
+  it('reports a metadata table whose hoodie.properties is missing', async () => {
+    const storage = await fixtureCopy(COW9);
+    await storage.delete(`${MDT}/.hoodie/hoodie.properties`);
+    const result = await validateTable(storage);
+    expect(found(result.problems)).toEqual([{ check: 'metadata-structure', path: `${MDT}/.hoodie/hoodie.properties` }]);
+    expect(result.checked).toEqual(['files-exist', 'metadata-structure']);
+  });
+
   it('reports an unreadable MDT log as a problem naming it, not a thrown error', async () => {
     const storage = await fixtureCopy(COW9);
     const log = (await storage.list(`${MDT}/files`)).map((f) => f.path).find((p) => p.includes('20260403183842444')) as string;
