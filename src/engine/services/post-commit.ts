@@ -36,19 +36,6 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
 }
 
 /**
- * Automatic archival. A layout-2 (v8/v9) table's LSM history is not written by lakelet yet: its archival is
- * skipped (safe — the active timeline just grows) rather than warned about after every write.
- */
-async function archiveUnlessLsm(ctx: EngineContext, options: ResolvedWriteOptions): Promise<void> {
-  try {
-    await archive(ctx, options.archive);
-  } catch (err) {
-    if (isLakeletError(err, 'UNSUPPORTED') && (await ctx.snapshot()).config.timelineLayoutVersion === 2) return;
-    throw err;
-  }
-}
-
-/**
  * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
  * Each runs even when an earlier one failed; failures come back as warnings, never thrown. They share the
  * context's snapshot: its config as the write loaded it, its timeline listed again after the commit and after
@@ -63,7 +50,7 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
     }]);
   }
   if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
-  if (options.archive.automatic) steps.push(['archival', () => archiveUnlessLsm(ctx, options)]);
+  if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
   const warnings: WriteWarning[] = [];
   for (const [service, step] of steps) {
     const warning = await runPostCommit(service, step);
