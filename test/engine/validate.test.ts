@@ -152,6 +152,23 @@ describe('validateTable on damaged copies', () => {
     expect(result.problems).toEqual([{ check: 'files-partition', path: base.path, message: `the files partition says ${size + 100} bytes, storage holds ${size}` }]);
   });
 
+  it('reports partitions the files partition names wrongly: one storage lacks, one dropped from __all_partitions__', async () => {
+    const storage = await fixtureCopy(COW9);
+    const dropped = '2024/01/16/09';
+    const held = (await storage.list(dropped)).filter((f) => f.path.endsWith('.parquet')).map((f) => f.path);
+    expect(held.length).toBeGreaterThan(0);
+    await appendMetadataLog(storage, 'files', 0, filesPartitionRecords([{ partitionPath: 'ghost/partition' }], [dropped]));
+    const result = await validateTable(storage, { checks: ['files-partition'] });
+    expect(found(result.problems)).toEqual([
+      { check: 'files-partition', path: dropped }, // its file-list record is not named by __all_partitions__
+      { check: 'files-partition', path: dropped }, // it holds committed files
+      ...held.map((path) => ({ check: 'files-partition', path })),
+      { check: 'files-partition', path: 'ghost/partition' },
+    ]);
+    expect(result.problems[0]?.message).toContain('does not name it');
+    expect(result.problems.at(-1)?.message).toContain('which storage does not have');
+  });
+
   it('reports a dropped MDT files log: the files its deltacommit added are missing from the MDT', async () => {
     const storage = await fixtureCopy(COW9);
     const log = (await storage.list(`${MDT}/files`)).map((f) => f.path).find((p) => p.includes('20260403183846789')) as string;
