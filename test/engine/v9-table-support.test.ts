@@ -1,0 +1,56 @@
+// "Can lakelet maintain this v8/v9 table?": tables without a metadata table are written (the three Spark
+// fixtures that have none, lakelet's own v8/v9 tables); a metadata table (listed partitions, inflight ones, or a
+// `.hoodie/metadata` folder), a non-native v9 table format, an unknown v8 merge strategy or payload, or a layout
+// that does not fit the version are refused with UNSUPPORTED naming the property, before anything is written.
+import { describe, expect, test } from 'vitest';
+import { formatProperties, parseProperties } from '../../src/config/properties.js';
+import { parseTableConfig } from '../../src/config/table-config.js';
+import { tableSupportProblems } from '../../src/engine/table-support.js';
+import { createTable, memoryStorage, openTable, type Storage } from '../../src/index.js';
+import { fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
+import { V8_COW, V9_COW, V9_MOR, V9_ROLLBACK } from '../helpers/v9-timeline.js';
+
+const PROPS = '.hoodie/hoodie.properties';
+async function configOf(storage: Storage, edit: Record<string, string | undefined> = {}) {
+  const props = parseProperties(new TextDecoder().decode(await storage.read(PROPS)));
+  for (const [k, v] of Object.entries(edit)) if (v === undefined) props.delete(k); else props.set(k, v);
+  return parseTableConfig(formatProperties(props, ['edited']));
+}
+const problems = async (storage: Storage, edit: Record<string, string | undefined> = {}, hasMdtFolder = false) =>
+  tableSupportProblems(await configOf(storage, edit), hasMdtFolder, 'write').map((p) => p.property);
+
+describe('v8/v9 tables lakelet maintains', () => {
+  test.each([V9_COW, V9_MOR, V8_COW])('%s (no metadata table) has no problem for any operation', async (zip) => {
+    const config = await configOf(await fixtureStorage(zip));
+    for (const op of ['write', 'compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback'] as const) expect(tableSupportProblems(config, false, op), op).toEqual([]);
+  });
+
+  test.each([8, 9] as const)('a v%i table lakelet created has none', async (tableVersion) => {
+    const storage = memoryStorage();
+    await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion });
+    expect(await problems(storage)).toEqual([]);
+  });
+});
+
+describe('v8/v9 tables lakelet refuses', () => {
+  test('a v9 table with a metadata table (Spark fixture): every mutation is UNSUPPORTED naming the listed partitions, nothing written', async () => {
+    const storage = await fixtureCopy(V9_ROLLBACK);
+    const before = (await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort();
+    const table = await openTable(storage);
+    await expect(table.upsert([{ txn_id: 'x' }])).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
+    await expect(table.clean()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    expect((await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort()).toEqual(before);
+  });
+
+  test('metadata partitions, inflight ones, a metadata folder, a non-native v9 format, an unknown v8 strategy or payload', async () => {
+    const v9 = await fixtureStorage(V9_COW);
+    const v8 = await fixtureStorage(V8_COW);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files' })).toEqual(['hoodie.table.metadata.partitions']);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions.inflight': 'record_index' })).toEqual(['hoodie.table.metadata.partitions.inflight']);
+    expect(await problems(v9, {}, true)).toEqual(['.hoodie/metadata']);
+    expect(await problems(v9, { 'hoodie.table.format': 'iceberg' })).toEqual(['hoodie.table.format']);
+    expect(await problems(v8, { 'hoodie.record.merge.strategy.id': '1897ef5f-18bc-4557-939c-9d6a8afd1519' })).toEqual(['hoodie.record.merge.strategy.id']);
+    expect(await problems(v8, { 'hoodie.compaction.payload.class': 'com.example.MyPayload' })).toEqual(['hoodie.compaction.payload.class']);
+    expect(await problems(v9, { 'hoodie.record.merge.mode': 'CUSTOM' })).toEqual(['hoodie.record.merge.mode']);
+  });
+});
