@@ -134,6 +134,20 @@ for (const version of [8, 9] as const) {
       const after = new Set(await dataFileNames(storage));
       expect([...after].filter((f) => !before.has(f)), 'a v8/v9 rollback writes no command block').toEqual([]);
       expect([...before].filter((f) => f.includes(rb.rolledBack)).every((f) => !after.has(f)), 'the rolled-back write\'s files are gone').toBe(true);
+      // The v9 rollback form (fixture v9_nonpartitioned_rollback): the write's files in filesToBeDeleted and
+      // successDeleteFiles — its log too on MOR — and no log blocks or rollback logs.
+      const tl = await timelineNames(storage);
+      const planName = tl.find((n) => n === `${rb.instant}.rollback.requested`)!;
+      const plan = readAvroContainer(await storage.read(`.hoodie/timeline/${planName}`)).records[0] as { instantToRollback: { commitTime: string; action: string }; RollbackRequests: { filesToBeDeleted: string[]; logBlocksToBeDeleted: Record<string, unknown> }[] };
+      const rolledFiles = [...before].filter((f) => f.includes(rb.rolledBack));
+      expect(plan.instantToRollback).toEqual({ commitTime: rb.rolledBack, action: type === 'COPY_ON_WRITE' ? 'commit' : 'deltacommit' });
+      expect(plan.RollbackRequests.flatMap((r) => r.filesToBeDeleted).sort()).toEqual(rolledFiles.sort());
+      expect(plan.RollbackRequests.every((r) => Object.keys(r.logBlocksToBeDeleted).length === 0)).toBe(true);
+      if (type === 'MERGE_ON_READ') expect(rolledFiles.some((f) => /\/\.[^/]+\.log\.1_/.test(f)), 'the rolled-back deltacommit wrote a log').toBe(true);
+      const doneName = tl.find((n) => n.startsWith(`${rb.instant}_`) && n.endsWith('.rollback'))!;
+      const done = readAvroContainer(await storage.read(`.hoodie/timeline/${doneName}`)).records[0] as { partitionMetadata: Record<string, { successDeleteFiles: string[]; rollbackLogFiles: Record<string, unknown> }> };
+      expect(Object.values(done.partitionMetadata).flatMap((p) => p.successDeleteFiles).sort()).toEqual(rolledFiles.sort());
+      expect(Object.values(done.partitionMetadata).every((p) => Object.keys(p.rollbackLogFiles).length === 0)).toBe(true);
       const cleaned = await table.clean({ retainCommits: 1 });
       expect(cleaned?.instant).toBeDefined();
       await check('after a clean');
