@@ -44,6 +44,8 @@ async function statsByKey(records: MetadataRecords, partition: string): Promise<
 export interface StatsChecks {
   columnStats: boolean;
   partitionStats: boolean;
+  /** Recomputed stats by file path, shared between calls (each file's footer or log is read once). */
+  fileStats?: Map<string, Promise<ColumnStatsMetadata[]>>;
 }
 
 /** `column-stats` and `partition-stats` (see the file header), as `which` asks. */
@@ -52,7 +54,7 @@ export async function checkStats(state: TableState, records: MetadataRecords, wh
   const columns = columnsToIndex(schema, { populateMetaFields: state.config.populateMetaFields });
   const version = records.mdt.version;
   const slices = (await state.fileSystemView()).latestSlices();
-  const perFile = new Map<string, Promise<ColumnStatsMetadata[]>>();
+  const perFile = which.fileStats ?? new Map<string, Promise<ColumnStatsMetadata[]>>();
   const statsOf = (path: string) => {
     let s = perFile.get(path);
     if (!s) perFile.set(path, (s = fileColumnStats(state.storage, path, columns, schema, version)));

@@ -10,7 +10,7 @@ import { TableState } from '../table-state.js';
 import { checkFilesExist, checkFilesPartition } from './files-checks.js';
 import { MetadataRecords } from './metadata-records.js';
 import { checkRecordIndex } from './record-index-check.js';
-import { checkStats } from './stats-checks.js';
+import { checkStats, type StatsChecks } from './stats-checks.js';
 import { checkMetadataStructure } from './structure-checks.js';
 import { ValidationReport, type ValidateOptions, type ValidationCheck, type ValidationResult } from './validation-result.js';
 
@@ -32,9 +32,9 @@ export async function validateTable(target: ValidationTarget, options: ValidateO
   const wanted = (c: ValidationCheck) => options.checks === undefined || options.checks.includes(c);
   const report = new ValidationReport();
   const state = await TableState.load(storage);
-  let filesPresent = true;
+  let filesPresent = false;
   if (wanted('files-exist')) await report.run('files-exist', async () => void (filesPresent = await checkFilesExist(state, report)));
-  else filesPresent = await checkFilesExist(state, new ValidationReport());
+  else filesPresent = await checkFilesExist(state, new ValidationReport()).catch(() => false); // only decides whether data can be read
 
   let mdt;
   try {
@@ -52,8 +52,9 @@ export async function validateTable(target: ValidationTarget, options: ValidateO
     if (wanted('record-index') && has(METADATA_PARTITION.RECORD_INDEX)) await report.run('record-index', () => checkRecordIndex(state, records, report));
     const columnStats = wanted('column-stats') && has(METADATA_PARTITION.COLUMN_STATS);
     const partitionStats = wanted('partition-stats') && has(METADATA_PARTITION.PARTITION_STATS);
-    if (columnStats) await report.run('column-stats', () => checkStats(state, records, { columnStats: true, partitionStats: false }, report));
-    if (partitionStats) await report.run('partition-stats', () => checkStats(state, records, { columnStats: false, partitionStats: true }, report));
+    const fileStats: NonNullable<StatsChecks['fileStats']> = new Map(); // files' recomputed stats, shared by both checks
+    if (columnStats) await report.run('column-stats', () => checkStats(state, records, { columnStats: true, partitionStats: false, fileStats }, report));
+    if (partitionStats) await report.run('partition-stats', () => checkStats(state, records, { columnStats: false, partitionStats: true, fileStats }, report));
   }
   if (wanted('metadata-structure')) await report.run('metadata-structure', () => checkMetadataStructure(state, records, report));
   return report.result();
