@@ -204,3 +204,13 @@ export function parentPath(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
 }
+
+/** Path (relative to the data table) of a file inside the metadata table, given its MDT-relative path. */
+export function metadataTablePath(mdtRelativePath: string): string {
+  return `${METADATA_TABLE_DIR}/${mdtRelativePath}`;
+}
+
+/** The metadata table's timeline folder (relative to the data table), from the MDT's `hoodie.timeline.path`. */
+export function metadataTimelineDir(layoutVersion: number, timelineFolder?: string): string {
+  return metadataTablePath(timelineDir(layoutVersion, timelineFolder));
+}
