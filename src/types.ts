@@ -2,6 +2,7 @@
 // takes them); the rest are re-exported from the module that uses them. index.ts exports exactly this list.
 import type { Filter } from './expr/filter.js';
 import type { QueryOptions } from './engine/read/query.js';
+import type { ListingMode } from './engine/metadata/metadata-listing.js';
 
 export type { Storage, FileInfo } from './storage/storage.js';
 export type { LakeletErrorCode } from './errors.js';
@@ -42,9 +43,19 @@ export interface FileSliceOptions {
   from?: string | Date;
   /** Incremental: inclusive end instant (default the latest write). */
   to?: string | Date;
-  /** Filters on partition fields prune partitions. */
+  /** Filters on partition fields prune partitions (and, through the metadata table, file groups and files). */
   filters?: readonly (Filter | string)[];
+  /** Where the file listing comes from (see `QueryOptions.listing`). */
+  listing?: ListingMode;
 }
+
+/** Options of `openTable`: the defaults of the table's reads. */
+export interface OpenTableOptions {
+  /** Where reads list files unless a query says: `metadata` (default) or `storage` (see `QueryOptions.listing`). */
+  listing?: ListingMode;
+}
+
+export type { ListingMode } from './engine/metadata/metadata-listing.js';
 
 /** Options of `Table.rows`: a snapshot query, or an incremental one when `from` is set. */
 export type RowsOptions = QueryOptions & { from?: string | Date; to?: string | Date };

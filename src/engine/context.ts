@@ -7,6 +7,13 @@ import type { Clock } from './clock.js';
 import type { KernelsChoice } from './kernels.js';
 import { loadTimeline, TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write/write-options.js';
+import type { ListingMode } from './metadata/metadata-listing.js';
+
+/** A table's read-side defaults (`openTable`'s options). */
+export interface TableReadDefaults {
+  /** Where reads' file listings come from unless a query says (default `metadata`, see `ReadOptions.listing`). */
+  listing?: ListingMode;
+}
 
 /**
  * The table as it is on storage now: `hoodie.properties` and the active timeline read afresh, bypassing every
@@ -42,6 +49,8 @@ export class EngineContext {
   private stale: 'none' | 'timeline' | 'all' = 'all';
   private resolved: ResolvedWriteOptions | undefined;
   private pool: WorkerPool | undefined;
+  /** The table's read defaults (openTable's options); reads' states are derived from the snapshot with them. */
+  readDefaults: TableReadDefaults = {};
 
   /**
    * @param storage the table's store (its root is the table root)

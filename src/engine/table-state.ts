@@ -18,6 +18,10 @@ import { storageBuffer } from '../storage/async-buffer.js';
 import { loadArchivedTimeline, readCommitMetadataOrArchived, withArchivedWrites } from './read/archived-fallback.js';
 import type { ArchivedTimeline } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
+import type { DataListing } from './metadata/metadata-listing.js';
+
+/** Where a state's data-file listing comes from (default: {@link listDataFiles}, storage). */
+export type DataFileLister = (state: TableState) => Promise<DataListing>;
 
 /** Read and validate `.hoodie/hoodie.properties`; a missing file → `INVALID_TABLE` naming it. */
 export async function loadTableConfig(storage: Storage): Promise<TableConfig> {
@@ -67,15 +71,35 @@ function filesMayHaveMoved(loaded: Timeline, now: Timeline): boolean {
 
 /** A table as loaded at one moment; caches listing, view and commit metadata. */
 export class TableState {
-  private files: Promise<FileInfo[]> | undefined;
+  private files: Promise<DataListing> | undefined;
   private view: Promise<FileSystemView> | undefined;
-  private readonly metadata = new Map<string, Promise<CommitMetadata>>();
+  private metadata = new Map<string, Promise<CommitMetadata>>();
 
+  /**
+   * @param lister where the data-file listing comes from (default storage, {@link listDataFiles}); reads pass the
+   * metadata-table lister (engine/metadata/metadata-listing.ts)
+   */
   constructor(
     readonly storage: Storage,
     readonly config: TableConfig,
     readonly timeline: Timeline,
+    private readonly lister?: DataFileLister,
   ) {}
+
+  /** This state listed by `lister` instead (same config and timeline; the commit-metadata cache is shared). */
+  withLister(lister: DataFileLister): TableState {
+    const next = new TableState(this.storage, this.config, this.timeline, lister);
+    next.metadata = this.metadata;
+    return next;
+  }
+
+  /** This state with another timeline (the archived writes merged in): same lister and the same listing. */
+  withTimeline(timeline: Timeline): TableState {
+    const next = new TableState(this.storage, this.config, timeline, this.lister);
+    next.metadata = this.metadata;
+    next.files = this.listing();
+    return next;
+  }
 
   /** Load config and timeline of the table in `storage`. */
   static async load(storage: Storage): Promise<TableState> {
@@ -99,10 +123,15 @@ export class TableState {
     return m;
   }
 
-  /** The data files (listed once). */
-  dataFiles(): Promise<FileInfo[]> {
-    this.files ??= listDataFiles(this.storage);
+  /** The data-file listing (made once) and its source: storage, or the metadata table's `files` partition. */
+  listing(): Promise<DataListing> {
+    this.files ??= this.lister ? this.lister(this) : listDataFiles(this.storage).then((files) => ({ files, source: 'storage' as const }));
     return this.files;
+  }
+
+  /** The data files (listed once). */
+  async dataFiles(): Promise<FileInfo[]> {
+    return (await this.listing()).files;
   }
 
   /** The file-system view (built once). */
@@ -125,11 +154,13 @@ export class TableState {
         if (i.action === 'replacecommit') replaced.push({ instantTime: i.requestedTime, partitionToReplaceFileIds: md.partitionToReplaceFileIds });
         committed.push({ instantTime: i.requestedTime, completionTime: i.completionTime, metadata: md });
       });
-      const files = await this.dataFiles();
+      const listing = await this.listing();
+      const files = listing.files;
       // Files vanish legitimately only after a clean, rollback or restore instant appears or a completed write
       // disappears. If that happened while the files were listed, the listing may be newer than the timeline:
-      // skip the missing-file check rather than report a file a concurrent service removed.
-      const moved = vanished || filesMayHaveMoved(this.timeline, await loadTimeline(this.storage, this.config));
+      // skip the missing-file check rather than report a file a concurrent service removed. (A metadata-table
+      // listing is as of this timeline: MDT instants count only when their data instant completed in it.)
+      const moved = vanished || (listing.source === 'storage' && filesMayHaveMoved(this.timeline, await loadTimeline(this.storage, this.config)));
       const timeline = await this.viewTimeline(files);
       return new FileSystemView({ files, timeline, timelineLayoutVersion: this.config.timelineLayoutVersion, replaced, committed: moved ? undefined : committed });
     })();

@@ -1,5 +1,5 @@
 // The read planner (pure): which file slices a snapshot, read-optimized or incremental query reads,
-// after partition pruning, and which rows it keeps (commit-time window of incremental queries).
+// after partition pruning and the metadata table's data skipping, and which rows it keeps (commit-time window of incremental queries).
 import { DEPRECATED_DEFAULT_PARTITION_PATH, type TableConfig } from '../config/table-config.js';
 import { fileGroupKey, type FileSlice } from '../file-group/file-slice.js';
 import type { FileSystemView } from '../file-group/file-system-view.js';
@@ -17,6 +17,12 @@ export interface ReadRequest {
   incrementalFrom: string | undefined;
   /** File groups written in the incremental window (`fileGroupKey`s). */
   incrementalGroups: ReadonlySet<string> | undefined;
+  /**
+   * Merge-on-read incremental queries: the paths of the files the window's writes wrote (their write stats).
+   * Only these files of a slice are read, as Hudi's incremental relations build their file-system view over the
+   * window's affected files (see {@link windowSlices}).
+   */
+  incrementalFiles?: ReadonlySet<string> | undefined;
   filters: readonly CompiledFilter[];
   /**
    * Completion-time reads (table versions 8 and 9): the snapshot counts writes completed at or before this
@@ -28,6 +34,32 @@ export interface ReadRequest {
    * are kept when their commit time is one of them (instead of the `(from, asOf]` commit-time window).
    */
   incrementalCommitTimes?: ReadonlySet<string> | undefined;
+  /** What the metadata table's indexes rule out (engine/metadata/metadata-skipping.ts); nothing when absent. */
+  skipping?: DataSkipping | undefined;
+}
+
+/**
+ * Data skipping from the metadata table's indexes: file groups the record index names for a key filter, data
+ * files whose column stats rule a filter out, partitions whose partition stats do. A slice is skipped when its
+ * group is not named, or when its base file and every log file it reads are ruled out (a file without stats is
+ * never ruled out, and a read-optimized read looks at the base file only).
+ */
+export interface DataSkipping {
+  /** Only these file groups (`fileGroupKey`s) can hold the filtered keys. */
+  fileGroups?: ReadonlySet<string>;
+  /** File names (base and log) whose column stats rule out a filter. */
+  excludedFiles?: ReadonlySet<string>;
+  /** Partition paths whose partition stats rule out a filter. */
+  excludedPartitions?: ReadonlySet<string>;
+}
+
+/** May the slice hold a row the skipping data does not rule out? */
+export function sliceMayMatch(slice: FileSlice, skipping: DataSkipping, readOptimized: boolean): boolean {
+  if (skipping.fileGroups && !skipping.fileGroups.has(fileGroupKey(slice.partitionPath, slice.fileId))) return false;
+  const excluded = skipping.excludedFiles;
+  if (!excluded) return true;
+  const names = [...(slice.baseFile ? [slice.baseFile.name] : []), ...(readOptimized ? [] : slice.logFiles.map((l) => l.name))];
+  return names.length === 0 || !names.every((n) => excluded.has(n));
 }
 
 /** How an incremental window is read: over completion times (table versions 8, 9) or requested times (6). */
@@ -149,13 +181,16 @@ export function partitionMayMatch(config: TableConfig, partitionPath: string, fi
 
 /** Plan a read: pick slices from the view, prune partitions, restrict incremental reads to written groups. */
 export function planRead(config: TableConfig, view: FileSystemView, request: ReadRequest): ReadPlan {
-  const partitionFilter = (p: string) => partitionMayMatch(config, p, request.filters);
+  const skipping = request.skipping;
+  const partitionFilter = (p: string) => partitionMayMatch(config, p, request.filters) && !(skipping?.excludedPartitions?.has(p) ?? false);
   let slices = view.latestSlices({ asOf: request.asOf, partitionFilter, baseFilesOnly: request.readOptimized, completedBy: request.completedBy });
+  if (skipping) slices = slices.filter((s) => sliceMayMatch(s, skipping, request.readOptimized));
   let commitTimeRange: ReadPlan['commitTimeRange'];
   let commitTimes: ReadPlan['commitTimes'];
   if (request.incrementalFrom !== undefined || request.incrementalCommitTimes !== undefined) {
     const groups = request.incrementalGroups ?? new Set<string>();
     slices = slices.filter((s) => groups.has(fileGroupKey(s.partitionPath, s.fileId)));
+    if (request.incrementalFiles !== undefined) slices = windowSlices(slices, request.incrementalFiles);
     if (request.incrementalCommitTimes !== undefined) commitTimes = request.incrementalCommitTimes;
     else commitTimeRange = { from: request.incrementalFrom as string, to: request.asOf ?? '99999999999999999' };
   }
@@ -166,4 +201,25 @@ export function planRead(config: TableConfig, view: FileSystemView, request: Rea
 export function inCommitRange(commitTime: unknown, range: { from: string; to: string }): boolean {
   if (typeof commitTime !== 'string') return false;
   return compareInstantTimes(commitTime, range.from) > 0 && compareInstantTimes(commitTime, range.to) <= 0;
+}
+
+/**
+ * A merge-on-read incremental read's slices, cut down to the files the window's writes wrote (`files`: paths
+ * from their write stats): the base file only when one of them wrote it (a compaction, or a write that rewrote
+ * a small base file, in the window), the log files they wrote; a slice left with neither is dropped. This is
+ * Hudi's rule (`MergeOnReadIncrementalRelation` 0.x and `…V2` 1.x build a `HoodieTableFileSystemView` over
+ * `affectedFilesInCommits` only, read each latest slice merged, then keep rows whose `_hoodie_commit_time` is a
+ * window write's): a version written in the window is merged with the window's other versions and with a base
+ * file written in it, never with one written before — so a late-arriving update in the window (a lower
+ * ordering value than the stored record) is returned, unless a base file written in the window holds the
+ * stored record, which then wins the merge and is left out by its commit time.
+ */
+export function windowSlices(slices: readonly FileSlice[], files: ReadonlySet<string>): FileSlice[] {
+  const out: FileSlice[] = [];
+  for (const s of slices) {
+    const baseFile = s.baseFile && files.has(s.baseFile.path) ? s.baseFile : undefined;
+    const logFiles = s.logFiles.filter((l) => files.has(l.path));
+    if (baseFile || logFiles.length > 0) out.push({ ...s, baseFile, logFiles });
+  }
+  return out;
 }

@@ -5,10 +5,15 @@ import { createTableFiles, writeDefaultsOf, type CreateTableOptions } from '../e
 import { PROPERTIES_PATH } from '../layout.js';
 import type { Storage } from '../storage/storage.js';
 import { Table } from './table.js';
+import type { OpenTableOptions } from '../types.js';
 
-/** Open the Hudi table at the root of `storage`. */
-export function openTable(storage: Storage): Promise<Table> {
-  return Table.open(storage);
+/**
+ * Open the Hudi table at the root of `storage`. `options.listing` sets where its reads list files (default
+ * `metadata`: the metadata table's `files` partition when the table lists it, else storage; a query's own
+ * `listing` option overrides it).
+ */
+export function openTable(storage: Storage, options: OpenTableOptions = {}): Promise<Table> {
+  return Table.open(storage, undefined, options);
 }
 
 /**

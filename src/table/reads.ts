@@ -1,14 +1,42 @@
-// The Table's reads, beyond resolving them: a `rows()` call resolved as a snapshot or incremental query, and a
-// resolved read collected into an Arrow Table (Arrow loaded on first use; read warnings kept in its metadata).
+// The Table's reads, beyond resolving them: the state a read runs on (listed through the metadata table or
+// storage), a `rows()` call resolved as a snapshot or incremental query, and a resolved read collected into an
+// Arrow Table (Arrow loaded on first use; read warnings kept in its metadata).
 import type { ArrowTable } from '../arrow/arrow.js';
 import { executeRead, resolveIncremental, resolveQuery, type ResolvedRead } from '../engine/read/query.js';
 import type { ReadWarning } from '../engine/read/file-slice-reader.js';
-import type { TableState } from '../engine/table-state.js';
-import type { RowsOptions } from '../types.js';
+import { listDataFiles, type DataFileLister, type TableState } from '../engine/table-state.js';
+import { hasMetadataFilesPartition, loadDataListing, type ListingMode } from '../engine/metadata/metadata-listing.js';
+import { invalidArgument } from '../errors.js';
+import type { FileSliceOptions, RowsOptions } from '../types.js';
+
+/** Lists a state's data files through its metadata table (falling back to storage, with a warning). */
+const metadataLister: DataFileLister = (s) => loadDataListing(s.storage, s.config, s.timeline, 'metadata', () => listDataFiles(s.storage));
+
+/** The metadata-listed twin of each snapshot (made once per snapshot, so its listing and view are cached). */
+const METADATA_STATES = new WeakMap<TableState, TableState>();
+
+/**
+ * The state a read with `listing` runs on: the snapshot itself (storage-listed, what writes use) for `storage`
+ * or a table without an MDT `files` partition; else its twin listed through the metadata table.
+ */
+export function readState(state: TableState, listing: ListingMode | undefined): TableState {
+  if (listing !== undefined && listing !== 'metadata' && listing !== 'storage') {
+    throw invalidArgument(`query: listing must be 'metadata' or 'storage', got ${JSON.stringify(listing)}`, { field: 'listing', value: listing });
+  }
+  if (listing === 'storage' || !hasMetadataFilesPartition(state.config)) return state;
+  let twin = METADATA_STATES.get(state);
+  if (!twin) METADATA_STATES.set(state, (twin = state.withLister(metadataLister)));
+  return twin;
+}
 
 /** `rows()`'s query: incremental over `(from, to]` when `from` is given, else a snapshot query. */
 export function resolveRowsRead(state: TableState, options: RowsOptions): Promise<ResolvedRead> {
   return options.from !== undefined ? resolveIncremental(state, { ...options, from: options.from }) : resolveQuery(state, options);
+}
+
+/** `fileSlices()`'s query: incremental over `(from, to]` when `from` is given, else a snapshot query. */
+export function resolveSliceRead(state: TableState, options: FileSliceOptions): Promise<ResolvedRead> {
+  return options.from !== undefined ? resolveIncremental(state, { from: options.from, to: options.to, filters: options.filters }) : resolveQuery(state, options);
 }
 
 /** Every row of `read` as an Arrow Table; warnings go to `onWarning` and into the schema metadata `lakelet.warnings`. */

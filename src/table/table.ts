@@ -28,7 +28,8 @@ import { finishPendingRestores, restore, type RestoreResult } from '../engine/se
 import type { WriteInput } from '../engine/write/records.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
-import { collectArrow, resolveRowsRead } from './reads.js';
+import { collectArrow, readState, resolveRowsRead, resolveSliceRead } from './reads.js';
+import type { TableReadDefaults } from '../engine/context.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
@@ -52,9 +53,10 @@ export class Table {
     return new Table(new EngineContext(storage, writeDefaults, new TableState(storage, config, Timeline.fromFileNames([]))));
   }
 
-  /** Open the table whose root is the root of `storage`. */
-  static async open(storage: Storage, writeDefaults?: WriteOptions): Promise<Table> {
+  /** Open the table whose root is the root of `storage` (`readDefaults`: where reads list files, see openTable). */
+  static async open(storage: Storage, writeDefaults?: WriteOptions, readDefaults: TableReadDefaults = {}): Promise<Table> {
     const ctx = new EngineContext(storage, writeDefaults);
+    ctx.readDefaults = { ...readDefaults };
     await ctx.load();
     return new Table(ctx);
   }
@@ -62,6 +64,11 @@ export class Table {
   /** The table state reads and the getters share: the context's snapshot as last loaded (after each commit). */
   private get state(): TableState {
     return this.ctx.current as TableState; // loaded by open(), given by created()
+  }
+
+  /** The state a read runs on: the snapshot, listed through the metadata table unless `listing` is `storage`. */
+  private readState(listing: QueryOptions['listing']): TableState {
+    return readState(this.state, listing ?? this.ctx.readDefaults.listing);
   }
 
   /** The store the table lives in. */
@@ -123,20 +130,19 @@ export class Table {
    * `from`) an incremental query over `(from, to]`. Filters on partition fields prune partitions.
    */
   async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
-    const read = options.from !== undefined
-      ? await resolveIncremental(this.state, { from: options.from, to: options.to, filters: options.filters })
-      : await resolveQuery(this.state, options);
-    return read.plan.slices;
+    return (await resolveSliceRead(this.readState(options.listing), options)).plan.slices;
   }
 
   /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
   async query(options: QueryOptions = {}): Promise<ArrowTable> {
-    return collectArrow(this.state, await resolveQuery(this.state, options), options.onWarning);
+    const state = this.readState(options.listing);
+    return collectArrow(state, await resolveQuery(state, options), options.onWarning);
   }
 
   /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
   async incremental(options: IncrementalOptions): Promise<ArrowTable> {
-    return collectArrow(this.state, await resolveIncremental(this.state, options), options.onWarning);
+    const state = this.readState(options.listing);
+    return collectArrow(state, await resolveIncremental(state, options), options.onWarning);
   }
 
   /**
@@ -145,7 +151,8 @@ export class Table {
    * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
    */
   async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    yield* executeRead(this.state, await resolveRowsRead(this.state, options), options.onWarning);
+    const state = this.readState(options.listing);
+    yield* executeRead(state, await resolveRowsRead(state, options), options.onWarning);
   }
 
   /** Insert new records and update existing ones (by record key), keeping the greatest ordering value. */

@@ -15,9 +15,10 @@ import { compareInstantTimes } from '../../timeline/instant.js';
 import type { Timeline } from '../../timeline/timeline.js';
 import { readCommitMetadataOrArchived } from './archived-fallback.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
+import type { MetadataFallbackWarning } from '../metadata/metadata-listing.js';
 
-/** Something a read skipped but that the caller should know about (a corrupt log block). */
-export type ReadWarning = LogScanWarning;
+/** Something a read skipped but that the caller should know about (a corrupt log block, an unusable metadata table). */
+export type ReadWarning = LogScanWarning | MetadataFallbackWarning;
 
 /** Everything a slice read needs besides the slice. */
 export interface SliceReadContext {

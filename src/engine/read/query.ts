@@ -7,11 +7,13 @@ import { fieldType, META_FIELDS } from '../../schema/table-schema.js';
 import { comparableKind } from '../../schema/compare.js';
 import { orderingSpec } from '../../merge/ordering.js';
 import { checkFilter, compileFilters, matchRow, parseFilter, type CompiledFilter, type Filter } from '../../expr/filter.js';
-import { inCommitRange, planRead, type IncrementalRangeType, type ReadPlan } from '../../plan/read-plan.js';
+import { inCommitRange, planRead, type DataSkipping, type IncrementalRangeType, type ReadPlan } from '../../plan/read-plan.js';
 import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
 import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import { withArchivedWrites } from './archived-fallback.js';
-import { TableState } from '../table-state.js';
+import type { TableState } from '../table-state.js';
+import type { ListingMode } from '../metadata/metadata-listing.js';
+import { metadataSkipping } from '../metadata/metadata-skipping.js';
 
 /** Options shared by every read. */
 export interface ReadOptions {
@@ -21,8 +23,15 @@ export interface ReadOptions {
   filters?: readonly (Filter | string)[];
   /** Stop after this many rows. */
   limit?: number;
-  /** Called for each problem a read skips over (a corrupt log block). */
+  /** Called for each problem a read skips over (a corrupt log block, a metadata table it could not use). */
   onWarning?: (warning: ReadWarning) => void;
+  /**
+   * Where the file listing comes from: `metadata` (default) reads the metadata table's `files` partition when the
+   * table (version 8 or 9) lists it, and uses its `record_index`, `column_stats` and `partition_stats` to skip
+   * file groups, files and partitions; an MDT that cannot be read or trusted falls back to storage with a
+   * `METADATA_FALLBACK` warning. `storage` lists storage and ignores the metadata table.
+   */
+  listing?: ListingMode;
 }
 
 /** Options of a snapshot or read-optimized query. */
@@ -64,6 +73,8 @@ export interface ResolvedRead {
   rangeType?: IncrementalRangeType | undefined;
   readOptimized: boolean;
   limit: number;
+  /** Warnings of resolving the read (a metadata table it fell back from), reported when it runs. */
+  warnings?: ReadWarning[];
 }
 
 /** `yyyy-MM-dd` or `yyyy-MM-dd HH:mm:ss[.SSS]` (Hudi's query-instant date forms, read in UTC). */
@@ -147,9 +158,17 @@ export async function resolveQuery(state: TableState, options: QueryOptions): Pr
   // The schema of the last write the snapshot holds: by completion time, a later-requested write may not be in it.
   const schema = await state.schemaAsOf(completedBy === undefined ? asOf : timeline.latestWriteCompletedBy(completedBy)?.requestedTime ?? asOf);
   const filters = compile(schema, options.filters);
-  const view = timeline === state.timeline ? await state.fileSystemView() : await new TableState(state.storage, state.config, timeline).fileSystemView();
-  const plan = planRead(state.config, view, { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: requestedAsOf, completedBy, readOptimized, limit: checkLimit(options.limit) };
+  const view = timeline === state.timeline ? await state.fileSystemView() : await state.withTimeline(timeline).fileSystemView();
+  const { skipping, warnings } = await skippingOf(state, filters, asOf === undefined && !readOptimized);
+  const plan = planRead(state.config, view, { asOf: requestedAsOf, readOptimized, incrementalFrom: undefined, incrementalGroups: undefined, filters, completedBy, skipping });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: requestedAsOf, completedBy, readOptimized, limit: checkLimit(options.limit), warnings };
+}
+
+/** The metadata table's data skipping for `filters` (when the state was listed through it) and the listing's warnings. */
+async function skippingOf(state: TableState, filters: readonly CompiledFilter[], latest: boolean): Promise<{ skipping: DataSkipping | undefined; warnings: ReadWarning[] }> {
+  const listing = await state.listing();
+  const skipping = listing.metadataTable ? await metadataSkipping(listing.metadataTable, state.config, filters, latest) : undefined;
+  return { skipping, warnings: listing.warning ? [listing.warning] : [] };
 }
 
 /** Do reads of this table choose writes by completion time (timeline layout 2: table versions 8 and 9)? */
@@ -170,14 +189,20 @@ export async function resolveIncremental(state: TableState, options: Incremental
   const schema = await state.schemaAsOf(to);
   const filters = compile(schema, options.filters);
   const groups = new Set<string>();
+  const files = new Set<string>(); // what the window's writes wrote (merge-on-read reads only these)
   if (!(await beforeFirstCommit(state, to))) await state.checkReadable(to);
   for (const { metadata: md } of await state.writesInRange(from, to)) {
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
-      for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+      for (const s of stats) {
+        if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+        if (s.path) files.add(s.path);
+      }
     }
   }
-  const plan = planRead(state.config, await state.fileSystemView(), { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, filters });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, rangeType: 'requestedTime', limit: checkLimit(options.limit) };
+  const view = await state.fileSystemView();
+  const { skipping, warnings } = await skippingOf(state, filters, false);
+  const plan = planRead(state.config, view, { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, incrementalFiles: windowFiles(state, files), filters, skipping });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, rangeType: 'requestedTime', limit: checkLimit(options.limit), warnings };
 }
 
 /**
@@ -199,16 +224,30 @@ async function resolveIncrementalByCompletion(state: TableState, options: Increm
   const filters = compile(schema, options.filters);
   if (to !== undefined && !(await beforeFirstCommit(state, to))) await state.checkReadable(to);
   const groups = new Set<string>();
+  const files = new Set<string>(); // what the window's writes wrote (merge-on-read reads only these)
   for (const instant of writes) {
     const md = archivedMetadata(instant.requestedTime) ?? (await state.commitMetadata(instant));
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
-      for (const s of stats) if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+      for (const s of stats) {
+        if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
+        if (s.path) files.add(s.path);
+      }
     }
   }
   const commitTimes = new Set(writes.map((w) => w.requestedTime));
-  const view = timeline === state.timeline ? await state.fileSystemView() : await new TableState(state.storage, state.config, timeline).fileSystemView();
-  const plan = planRead(state.config, view, { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalCommitTimes: commitTimes, filters });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: undefined, completedBy: to, readOptimized: false, rangeType: 'completionTime', limit: checkLimit(options.limit) };
+  const view = timeline === state.timeline ? await state.fileSystemView() : await state.withTimeline(timeline).fileSystemView();
+  const { skipping, warnings } = await skippingOf(state, filters, false);
+  const plan = planRead(state.config, view, { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalFiles: windowFiles(state, files), incrementalCommitTimes: commitTimes, filters, skipping });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: undefined, completedBy: to, readOptimized: false, rangeType: 'completionTime', limit: checkLimit(options.limit), warnings };
+}
+
+/**
+ * The files a merge-on-read incremental read may read (plan/read-plan.ts `windowSlices`: Hudi's view over the
+ * window's affected files); copy-on-write reads the latest base file of each written group, which a window
+ * write wrote, so it needs no cut.
+ */
+function windowFiles(state: TableState, files: ReadonlySet<string>): ReadonlySet<string> | undefined {
+  return state.config.tableType === 'MERGE_ON_READ' ? files : undefined;
 }
 
 function checkLimit(limit: number | undefined): number {
@@ -219,6 +258,7 @@ function checkLimit(limit: number | undefined): number {
 
 /** Stream the rows of a resolved read, one file slice in memory at a time. */
 export async function* executeRead(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
+  for (const w of read.warnings ?? []) onWarning(w);
   if (read.limit === 0) return;
   const { config } = state;
   const spec = orderingSpec(config.orderingFields, read.schema);
