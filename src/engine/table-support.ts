@@ -1,6 +1,6 @@
 // "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
 // lakelet writes table versions 6 (timeline layout 1), 8 and 9 (layout 2; Hudi 1.0/1.1), parquet, without a
-// metadata table, CDC or partial updates, merging by event time or commit time (v8: by payload class and merge
+// metadata table (v8/v9: with one of the partitions lakelet maintains), CDC or partial updates, merging by event time or commit time (v8: by payload class and merge
 // strategy id; v9: by merge mode alone); anything else is refused with UNSUPPORTED naming the property.
 // The one opt-in: disabling a v6 table's metadata table as Hudi's writer does with `hoodie.metadata.enable=false`.
 import type { TableConfig } from '../config/table-config.js';
@@ -21,8 +21,17 @@ export interface TableSupportProblem {
   reason: string;
 }
 
-/** Table versions lakelet writes: 6 (timeline layout 1) and 8, 9 (layout 2) without a metadata table. */
+/** Table versions lakelet writes: 6 (timeline layout 1) and 8, 9 (layout 2). */
 const WRITABLE_VERSIONS: ReadonlySet<number> = new Set([6, 8, 9]);
+
+/** The MDT partitions lakelet keeps in step on v8/v9 tables (hudi-v9-write.md §4.4). */
+export const MAINTAINED_METADATA_PARTITIONS: ReadonlySet<string> = new Set(['files', 'record_index', 'column_stats', 'partition_stats']);
+
+/**
+ * The operations that keep a v8/v9 table's metadata table in step: data writes (which also roll back failed
+ * writes on both timelines); the table services join as their MDT side lands.
+ */
+export const METADATA_MAINTAINED_OPERATIONS: Set<MaintenanceOperation> = new Set<MaintenanceOperation>(['write']);
 
 /** Payload classes whose merge lakelet implements (by ordering value, or the latest write). */
 const KNOWN_PAYLOADS = new Set([
@@ -47,10 +56,19 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
     if (tableFormat !== '' && tableFormat.toLowerCase() !== 'native') add('hoodie.table.format', tableFormat, 'lakelet writes Hudi\'s native table format only');
   }
   const mdt = get('hoodie.table.metadata.partitions');
-  if (mdt !== '') add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it');
+  const listed = mdt.split(',').map((p) => p.trim()).filter(Boolean);
+  if (mdt !== '') {
+    if (config.version < 8) add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it on table version 6');
+    else {
+      const foreign = listed.filter((p) => !MAINTAINED_METADATA_PARTITIONS.has(p));
+      if (foreign.length > 0) add('hoodie.table.metadata.partitions', mdt, `lakelet does not maintain the metadata partition(s) ${foreign.join(', ')}`);
+      else if (!METADATA_MAINTAINED_OPERATIONS.has(operation)) add('hoodie.table.metadata.partitions', mdt, `lakelet does not yet keep the metadata table in step with ${operation}`);
+      else if (!hasMetadataFolder) add(METADATA_TABLE_DIR, 'missing', 'the table lists metadata partitions but has no metadata table folder');
+    }
+  }
   const mdtInflight = get('hoodie.table.metadata.partitions.inflight');
   if (mdtInflight !== '') add('hoodie.table.metadata.partitions.inflight', mdtInflight, 'metadata table partitions are being built and lakelet does not maintain them');
-  if (hasMetadataFolder) add(METADATA_TABLE_DIR, 'present', 'a metadata table exists and lakelet does not maintain it');
+  if (hasMetadataFolder && (listed.length === 0 || config.version < 8)) add(METADATA_TABLE_DIR, 'present', 'a metadata table exists and lakelet does not maintain it');
   const format = (get('hoodie.table.base.file.format') || 'PARQUET').toUpperCase();
   if (format !== 'PARQUET') add('hoodie.table.base.file.format', format, 'lakelet writes parquet base files only');
   if (get('hoodie.table.cdc.enabled').toLowerCase() === 'true') add('hoodie.table.cdc.enabled', 'true', 'lakelet does not write change-data-capture log files');

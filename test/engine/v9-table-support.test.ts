@@ -1,6 +1,7 @@
 // "Can lakelet maintain this v8/v9 table?": tables without a metadata table are written (the three Spark
-// fixtures that have none, lakelet's own v8/v9 tables); a metadata table (listed partitions, inflight ones, or a
-// `.hoodie/metadata` folder), a non-native v9 table format, an unknown v8 merge strategy or payload, or a layout
+// fixtures that have none, lakelet's own v8/v9 tables), and so are tables whose MDT lists only partitions lakelet
+// maintains (data writes; the services until their MDT side lands are refused); other MDT partitions, inflight
+// ones, a `.hoodie/metadata` folder nothing lists, a non-native v9 table format, an unknown v8 merge strategy or payload, or a layout
 // that does not fit the version are refused with UNSUPPORTED naming the property, before anything is written.
 import { describe, expect, test } from 'vitest';
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
@@ -33,19 +34,27 @@ describe('v8/v9 tables lakelet maintains', () => {
 });
 
 describe('v8/v9 tables lakelet refuses', () => {
-  test('a v9 table with a metadata table (Spark fixture): every mutation is UNSUPPORTED naming the listed partitions, nothing written', async () => {
+  test('a v9 table with a metadata table (Spark fixture): services are UNSUPPORTED naming the listed partitions until their MDT side lands, nothing written', async () => {
     const storage = await fixtureCopy(V9_ROLLBACK);
     const before = (await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort();
     const table = await openTable(storage);
-    await expect(table.upsert([{ txn_id: 'x' }])).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
-    await expect(table.clean()).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(table.clean()).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
+    await expect(table.compact()).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
     expect((await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort()).toEqual(before);
+    const config = await configOf(storage);
+    expect(tableSupportProblems(config, true, 'write')).toEqual([]);
+    for (const op of ['compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback'] as const) expect(tableSupportProblems(config, true, op).map((p) => p.property), op).toEqual(['hoodie.table.metadata.partitions']);
   });
 
   test('metadata partitions, inflight ones, a metadata folder, a non-native v9 format, an unknown v8 strategy or payload', async () => {
     const v9 = await fixtureStorage(V9_COW);
     const v8 = await fixtureStorage(V8_COW);
-    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files' })).toEqual(['hoodie.table.metadata.partitions']);
+    // Listed partitions lakelet maintains are written when the MDT folder exists; a listed MDT without its
+    // folder, a partition lakelet does not maintain, or any MDT on a v6 table is refused.
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files,record_index' }, true)).toEqual([]);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'column_stats,files,partition_stats,record_index' }, true)).toEqual([]);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files' })).toEqual(['.hoodie/metadata']);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files,bloom_filters' }, true)).toEqual(['hoodie.table.metadata.partitions']);
     expect(await problems(v9, { 'hoodie.table.metadata.partitions.inflight': 'record_index' })).toEqual(['hoodie.table.metadata.partitions.inflight']);
     expect(await problems(v9, {}, true)).toEqual(['.hoodie/metadata']);
     expect(await problems(v9, { 'hoodie.table.format': 'iceberg' })).toEqual(['hoodie.table.format']);

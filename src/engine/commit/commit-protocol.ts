@@ -7,9 +7,11 @@ import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { markerDir, parseMarkerPath, timelineFilePath } from '../../layout.js';
 import { compareInstantTimes, type Action } from '../../timeline/instant.js';
+import { parseInstantTime } from '../../timeline/instant-time.js';
 import type { TableState } from '../table-state.js';
 import { loadTimeline } from '../table-state.js';
 import { withCommitLock } from './commit-lock.js';
+import { discardMetadataDeltacommitOf } from '../metadata/metadata-writer.js';
 import { rollbackOf } from '../services/rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -83,16 +85,27 @@ function rolledBackError(write: InflightWrite, by?: string): LakeletError {
   return new LakeletError('ABORTED', `commit: instant ${write.instantTime} was rolled back${by ? ` by rollback ${by}` : ''} (its heartbeat was silent past the timeout, so another writer took it for failed); nothing of it was committed`, { instant: write.instantTime, ...(by !== undefined && { value: by }) });
 }
 
+/** What {@link completeWrite} runs under the commit lock besides the data completion. */
+export interface CompleteWriteHooks {
+  /**
+   * Runs under the commit lock after the conflict check passed, just before the data instant's completed file
+   * is created (the metadata table's deltacommit, doc §6.2). It returns a time the data completion time must
+   * exceed (the MDT deltacommit's completion time), or undefined. If it throws, the write does not complete.
+   */
+  beforeComplete?: (lockHeld: () => Promise<void>) => Promise<string | undefined>;
+}
+
 /**
  * Check for conflicts with writes completed since this one started (a completed write touching one of
- * `touchedGroups` → `CONFLICT`), then create the completed instant file atomically and drop the markers.
+ * `touchedGroups` → `CONFLICT`), run `hooks.beforeComplete` (the MDT deltacommit), then create the completed
+ * instant file atomically and drop the markers.
  */
-export async function completeWrite(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS): Promise<void> {
+export async function completeWrite(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, heartbeatTimeoutMs = HEARTBEAT_TIMEOUT_MS, hooks: CompleteWriteHooks = {}): Promise<void> {
   await write.heartbeat.beat();
   // Conflict check and commit under the table's commit lock: no other writer can complete in between. A lock
   // whose owner's heartbeat stopped was left by a crashed writer and is broken.
   const ownerGone = (owner: string) => heartbeatExpired(storage, owner, heartbeatTimeoutMs, write.clock);
-  await withCommitLock(storage, write.instantTime, (held) => checkAndCommit(storage, state, write, metadata, touchedGroups, held), { ownerGone, clock: write.clock });
+  await withCommitLock(storage, write.instantTime, (held) => checkAndCommit(storage, state, write, metadata, touchedGroups, held, hooks), { ownerGone, clock: write.clock });
   // Committed: what follows is housekeeping the next writer redoes if it fails here.
   try {
     await write.heartbeat.stop();
@@ -111,10 +124,13 @@ export async function abortWrite(storage: Storage, state: TableState, write: Inf
   await write.heartbeat.stop();
   for (const f of await markedFiles(storage, write.instantTime)) await storage.delete(f);
   await deleteMarkers(storage, write.instantTime);
+  // The MDT deltacommit of the instant (if it got that far) goes before the data instant's own files: a crash
+  // in between leaves the data instant pending, and its rollback finds the rest.
+  await discardMetadataDeltacommitOf(storage, state.config, write.instantTime);
   await writeTransition(storage, state, write).remove('INFLIGHT', 'REQUESTED');
 }
 
-async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, lockHeld: () => Promise<void> = async () => undefined): Promise<void> {
+async function checkAndCommit(storage: Storage, state: TableState, write: InflightWrite, metadata: Uint8Array, touchedGroups: ReadonlySet<string>, lockHeld: () => Promise<void> = async () => undefined, hooks: CompleteWriteHooks = {}): Promise<void> {
   const timeline = await loadTimeline(storage, state.config);
   // Was I rolled back? Then never complete: the instant must still be pending with its requested file, and
   // no rollback may name it (a rollback plan is written under this same lock).
@@ -149,10 +165,18 @@ async function checkAndCommit(storage: Storage, state: TableState, write: Inflig
   }
   const transition = writeTransition(storage, state, write);
   await lockHeld();
-  if (!(await transition.complete(metadata, { clock: write.clock }))) {
+  const floor = hooks.beforeComplete ? await hooks.beforeComplete(lockHeld) : undefined;
+  if (floor !== undefined) await lockHeld();
+  if (!(await transition.complete(metadata, { clock: floor === undefined ? write.clock : clockAfter(write.clock, floor) }))) {
     const completed = (await transition.completedPath()) ?? write.instantTime;
     throw new LakeletError('CONFLICT', `commit: ${completed} already exists`, { instant: write.instantTime, path: completed });
   }
+}
+
+/** `clock`, but never earlier than one millisecond after the instant time `floor` (a completion after the MDT's). */
+function clockAfter(clock: Clock, floor: string): Clock {
+  const min = parseInstantTime(floor).getTime() + 1;
+  return { now: () => Math.max(clock.now(), min), sleep: (ms) => clock.sleep(ms) };
 }
 
 /** Remove a write's marker folder (best effort is fine: leftover markers are harmless). */

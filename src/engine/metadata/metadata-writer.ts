@@ -7,7 +7,9 @@
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError } from '../../errors.js';
 import { logFileName, parseLogFileName } from '../../file-group/file-names.js';
-import { baseName, metadataTablePath, metadataTimelineDir } from '../../layout.js';
+import { parseProperties } from '../../config/properties.js';
+import { baseName, metadataTablePath, metadataTimelineDir, PROPERTIES_PATH } from '../../layout.js';
+import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import { metadataLogFileBytes } from '../../metadata/metadata-log-blocks.js';
 import { metadataRecordSchemaText } from '../../metadata/metadata-schema.js';
 import type { MetadataFileGroupWrite } from '../../metadata/metadata-write-records.js';
@@ -142,4 +144,22 @@ export async function logFilesOf(storage: Storage, metadataTable: Pick<MetadataT
 export async function discardMetadataDeltacommit(storage: Storage, dataConfig: TableConfig, metadataTable: Pick<MetadataTable, 'partitions' | 'properties'>, instantTime: string): Promise<void> {
   for (const f of await logFilesOf(storage, metadataTable, instantTime)) await storage.delete(f);
   await metadataDeltacommitTransition(storage, dataConfig, metadataTable.properties, instantTime).remove('COMPLETED', 'INFLIGHT', 'REQUESTED');
+}
+
+/**
+ * {@link discardMetadataDeltacommit} for a data table whose MDT is not opened: nothing when the table lists no
+ * metadata partitions or its MDT has no properties (a table without an MDT); else the MDT's properties are read
+ * for its timeline folder.
+ */
+export async function discardMetadataDeltacommitOf(storage: Storage, dataConfig: TableConfig, instantTime: string): Promise<void> {
+  const partitions = parseMetadataPartitions(dataConfig.properties.get('hoodie.table.metadata.partitions'));
+  if (partitions.length === 0 || dataConfig.version < 8) return;
+  let properties: Map<string, string>;
+  try {
+    properties = parseProperties(new TextDecoder().decode(await storage.read(metadataTablePath(PROPERTIES_PATH))));
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) return;
+    throw err;
+  }
+  await discardMetadataDeltacommit(storage, dataConfig, { partitions, properties }, instantTime);
 }

@@ -12,6 +12,7 @@ import type { TableState } from '../table-state.js';
 import { isReplaceOperation, type WriteOperation } from './operation.js';
 import type { ResolvedWriteOptions } from './write-options.js';
 import type { BucketResult } from './write-stat.js';
+import { metadataCommitHooks, type MetadataRecordIndexChanges } from './metadata-commit.js';
 
 /** What a write did. The write is committed: every field describes a completed instant. */
 export interface WriteResult {
@@ -36,6 +37,8 @@ export interface WriteCommit {
   touched: ReadonlySet<string>;
   /** Data fields of the write schema (`extraMetadata.schema`). */
   schema: AvroRecordSchema;
+  /** The write's key changes for the metadata table's `record_index` (computed only when the MDT is written). */
+  recordIndexChanges?: () => Promise<MetadataRecordIndexChanges>;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function commitWrite(state: TableState, inflight: InflightWrite, co
     throw new LakeletError('ABORTED', `commit: the heartbeat of instant ${inflight.instantTime} was silent for more than ${options.heartbeatTimeoutMs} ms (the writer stalled), so other writers may have rolled it back; nothing of it was committed`, { instant: inflight.instantTime });
   }
   try {
-    await completeWrite(storage, state, inflight, metadata, commit.touched, options.heartbeatTimeoutMs);
+    await completeWrite(storage, state, inflight, metadata, commit.touched, options.heartbeatTimeoutMs, metadataCommitHooks(state, inflight, commit, metadata));
   } catch (err) {
     // The completed file may have landed with its acknowledgement lost: then the write has succeeded.
     if (!(await completedFileExists(state, inflight))) throw err;

@@ -17,6 +17,7 @@ import { collectRows, dedupeWriteRecords, prepareRecords, type WriteInput } from
 import { prepareTable, startCommit } from './start.js';
 import type { ResolvedWriteOptions, WriteOptions } from './write-options.js';
 import { discardAttempt } from './written-files.js';
+import { hasMetadataTable, metadataRecordIndexChanges } from './metadata-commit.js';
 
 export type { WriteOperation, WriteResult };
 
@@ -98,6 +99,10 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     // 7. Commit.
     options.onProgress({ phase: 'commit', done: 0, total: 1 });
     const commit: WriteCommit = { operation: op, results, replaced, touched: touchedFileGroups(plan, replaced), schema: prepared.merge.schema };
+    if (hasMetadataTable(state)) {
+      const committedWrite = { state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options };
+      commit.recordIndexChanges = () => metadataRecordIndexChanges(committedWrite);
+    }
     await commitWrite(state, inflight, commit, options);
     const updateIndex = () => index.update({ state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options });
     committed = { commit, updateIndex };

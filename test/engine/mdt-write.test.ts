@@ -1,0 +1,111 @@
+// Writes into copies of the Spark-written v9 fixtures that carry a metadata table (issue 10): upserts, deletes,
+// inserts and insert overwrite each add one MDT deltacommit named after the data instant, completed before it;
+// after each step the reader returns the model's rows, the MDT `files` listing equals storage and
+// validateTable reports nothing; the new MDT files have the fixture's structure (names, empty requested, the
+// UPSERT_PREPPED inflight, one write stat per log, the metadata record schema, HFile log blocks).
+import { describe, expect, test } from 'vitest';
+import { openTable, validateTable, type Storage, type Table } from '../../src/index.js';
+import { readAvroContainer } from '../../src/format/avro/container.js';
+import { parseCommitMetadata } from '../../src/timeline/commit-metadata.js';
+import { parseInstantFileName } from '../../src/timeline/instant.js';
+import { fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
+
+type Row = Record<string, unknown>;
+const OPTIONS = { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false }, bloomFilter: { numEntries: 100 } } as const;
+const MDT_TIMELINE = '.hoodie/metadata/.hoodie/timeline';
+
+interface Case { zip: string; key: string; ordering: string; change: string; partition?: string }
+const CASES: Case[] = [
+  { zip: 'sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip', key: 'txn_id', ordering: 'txn_ts', change: 'merchant_name' },
+  { zip: 'sample_table/mor/avro/v9_nonpartitioned_rollback.zip', key: 'txn_id', ordering: 'txn_ts', change: 'merchant_name' },
+];
+
+const bump = (v: unknown): unknown => (typeof v === 'bigint' ? v + 1n : typeof v === 'number' ? v + 1 : v);
+
+async function fullRows(table: Table): Promise<Map<string, Row>> {
+  const out = new Map<string, Row>();
+  for await (const r of table.rows()) {
+    const row: Row = {};
+    for (const [k, v] of Object.entries(r)) if (!k.startsWith('_hoodie_')) row[k] = v;
+    out.set(String(r._hoodie_record_key), row);
+  }
+  return out;
+}
+const view = (c: Case, rows: Map<string, Row>): string[] => [...rows].map(([k, r]) => `${k}|${String(r[c.ordering])}|${String(r[c.change])}`).sort();
+
+async function mdtTimeline(storage: Storage): Promise<string[]> {
+  return (await storage.list(MDT_TIMELINE)).filter((f) => f.kind === 'file').map((f) => f.path.slice(MDT_TIMELINE.length + 1)).sort();
+}
+
+describe.each(CASES)('$zip', (c) => {
+  test('upsert, delete, insert and insert overwrite keep the MDT consistent, each with one MDT deltacommit of the fixture\'s structure', { timeout: 120_000 }, async () => {
+    const storage = await fixtureCopy(c.zip);
+    const fixture = await fixtureStorage(c.zip);
+    let table = await openTable(storage);
+    const model = await fullRows(table);
+    const keys = [...model.keys()];
+    const [k1, k2, k3] = keys as [string, string, string];
+    const check = async (what: string) => {
+      table = await openTable(storage);
+      expect(view(c, await fullRows(table)), what).toEqual(view(c, model));
+      expect(await validateTable(storage), what).toMatchObject({ ok: true, problems: [] });
+    };
+    await check('the fixture as it is');
+    const before = new Set(await mdtTimeline(storage));
+    const changed = (k: string, value: string): Row => ({ ...model.get(k), [c.change]: value, [c.ordering]: bump(model.get(k)?.[c.ordering]) });
+    const copyAs = (k: string, newKey: string, value: string): Row => ({ ...model.get(k), [c.key]: newKey, [c.change]: value });
+
+    const u1 = changed(k1, 'lakelet-update');
+    const n1 = copyAs(k1, 'LAKELET-1', 'lakelet-new');
+    const r1 = await table.upsert([u1, n1], OPTIONS);
+    expect(r1.warnings).toEqual([]);
+    model.set(k1, u1).set('LAKELET-1', n1);
+    await check('after an upsert');
+    await table.delete([k2], OPTIONS);
+    model.delete(k2);
+    await check('after a delete');
+    const n2 = copyAs(k3, 'LAKELET-2', 'lakelet-insert');
+    await table.insert([n2], OPTIONS);
+    model.set('LAKELET-2', n2);
+    await check('after an insert');
+
+    // Every data instant we wrote has an MDT deltacommit: requested empty, inflight an empty UPSERT_PREPPED
+    // commit metadata, completed before the data instant with one write stat per new MDT log file.
+    const added = (await mdtTimeline(storage)).filter((n) => !before.has(n));
+    const completed = added.map((n) => parseInstantFileName(n)).filter((i) => i?.state === 'COMPLETED');
+    expect(completed).toHaveLength(3);
+    const dataTimeline = (await storage.list('.hoodie/timeline')).map((f) => parseInstantFileName(f.path.split('/').pop() as string));
+    const fixtureInflight = (await fixture.list(MDT_TIMELINE)).find((f) => f.path.endsWith('.deltacommit.inflight') && f.size > 0);
+    const fixtureCompleted = (await fixture.list(MDT_TIMELINE)).find((f) => /\/2\d+_\d+\.deltacommit$/.test(f.path));
+    expect(fixtureInflight && fixtureCompleted).toBeTruthy();
+    const schemaOf = (b: Uint8Array) => readAvroContainer(b).metadata['avro.schema'];
+    const fixtureCompletedMd = parseCommitMetadata(await fixture.read(fixtureCompleted!.path), fixtureCompleted!.path);
+    for (const i of completed) {
+      const t = i!.requestedTime;
+      expect((await storage.read(`${MDT_TIMELINE}/${t}.deltacommit.requested`)).length).toBe(0);
+      const inflight = await storage.read(`${MDT_TIMELINE}/${t}.deltacommit.inflight`);
+      // The empty UPSERT_PREPPED metadata: the fixture's schema and record (only the container's sync marker differs).
+      const ours = readAvroContainer(inflight), theirs = readAvroContainer(await fixture.read(fixtureInflight!.path));
+      expect(ours.metadata).toEqual(theirs.metadata);
+      expect(ours.records).toEqual(theirs.records);
+      expect(inflight.length).toBe(fixtureInflight!.size);
+      const bytes = await storage.read(`${MDT_TIMELINE}/${i!.fileName}`);
+      expect(schemaOf(bytes)).toBe(schemaOf(await fixture.read(fixtureCompleted!.path)));
+      const md = parseCommitMetadata(bytes, i!.fileName);
+      expect(md.operationType).toBe('UPSERT_PREPPED');
+      expect(md.extraMetadata.schema).toBe(fixtureCompletedMd.extraMetadata.schema);
+      const data = dataTimeline.find((d) => d?.requestedTime === t && d.state === 'COMPLETED');
+      expect(data, `data instant ${t} completed`).toBeDefined();
+      expect(i!.completionTime! < data!.completionTime!).toBe(true);
+      const stats = Object.values(md.partitionToWriteStats).flat();
+      expect(stats.length).toBeGreaterThan(0);
+      for (const s of stats) {
+        const name = s.path!.split('/').pop()!;
+        expect(name).toMatch(new RegExp(`^\\.${s.fileId}_${t}\\.log\\.1_\\d+-\\d+-\\d+$`));
+        expect((await storage.head(`.hoodie/metadata/${s.path}`)).size).toBe(s.fileSizeInBytes);
+      }
+      // files always receives the instant's files; record_index exactly when keys were placed or deleted.
+      expect(Object.keys(md.partitionToWriteStats)).toContain('files');
+    }
+  });
+});
