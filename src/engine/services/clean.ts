@@ -2,6 +2,8 @@
 // (plan/clean-plan.ts) and run it — `<t>.clean.requested` (plan), `<t>.clean.inflight` (the plan again, as Hudi
 // writes it), delete the files (idempotent), then the completed `<t>.clean` (HoodieCleanMetadata). Every
 // clean also removes orphan files (engine/orphan-files.ts): crashed writes' temp files, aborted writes' files.
+// On a table with a metadata table, the clean's MDT deltacommit (services/metadata-sync.ts) completes first,
+// under the commit lock.
 import { LakeletError } from '../../errors.js';
 import { baseName, instantFilePath, partitionMetadataPath } from '../../layout.js';
 import type { ReplaceRecord } from '../../file-group/file-system-view.js';
@@ -10,6 +12,9 @@ import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type Cl
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import { systemClock, type Clock } from '../clock.js';
 import { instantTransition, requestNewInstant } from '../commit/transitions.js';
+import { withCommitLock } from '../commit/commit-lock.js';
+import { heartbeatExpired, HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
+import { cleanToMetadata, clockAfter, hasMetadataTable } from './metadata-sync.js';
 import { removeOrphanFiles } from './orphan-files.js';
 import { savepointedFiles } from './savepoint.js';
 import type { TableState } from '../table-state.js';
@@ -71,7 +76,7 @@ async function pendingCompactionSlices(state: TableState): Promise<PendingCompac
 }
 
 /** Run a planned clean from its inflight state: delete the files (idempotent), then complete it. */
-async function executeClean(state: TableState, instant: string, plan: CleanerPlan, started: number): Promise<CleanResult> {
+async function executeClean(state: TableState, instant: string, plan: CleanerPlan, started: number, timing: { clock?: Clock; heartbeatTimeoutMs?: number } = {}): Promise<CleanResult> {
   const { storage, config } = state;
   const partitions: Record<string, CleanPartitionMetadata> = {};
   let deleted = 0;
@@ -99,13 +104,27 @@ async function executeClean(state: TableState, instant: string, plan: CleanerPla
     lastCompletedCommitTimestamp: plan.lastCompletedCommitTimestamp,
     partitionMetadata: partitions,
   });
-  // Another process finishing the same pending clean may have completed it already: that is fine.
-  await instantTransition(storage, config, instant, 'clean').complete(metadata);
+  const transition = instantTransition(storage, config, instant, 'clean');
+  if (!hasMetadataTable(state)) {
+    // Another process finishing the same pending clean may have completed it already: that is fine.
+    await transition.complete(metadata);
+    return { instant, filesDeleted: deleted, earliestInstantToRetain: earliest };
+  }
+  // With a metadata table: its deltacommit for this clean, then the clean's completion, under the commit lock.
+  const clock = timing.clock ?? systemClock;
+  const timeoutMs = timing.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  await withCommitLock(storage, instant, async (held) => {
+    if (await transition.exists('COMPLETED')) return; // finished by another process meanwhile
+    const deletedFiles = Object.entries(partitions).map(([partitionPath, p]) => ({ partitionPath, fileNames: p.successDeleteFiles }));
+    const floor = await cleanToMetadata(state, instant, deletedFiles, plan.partitionsToBeDeleted, held, clock);
+    await held();
+    await transition.complete(metadata, { clock: clockAfter(clock, floor) });
+  }, { clock, ownerGone: (o) => heartbeatExpired(storage, o, timeoutMs, clock) });
   return { instant, filesDeleted: deleted, earliestInstantToRetain: earliest };
 }
 
 /** Finish cleans a crash interrupted (requested or inflight) on the timeline of `state`: re-run their plans. */
-export async function finishPendingCleans(state: TableState): Promise<CleanResult[]> {
+export async function finishPendingCleans(state: TableState, timing: { clock?: Clock; heartbeatTimeoutMs?: number } = {}): Promise<CleanResult[]> {
   const { storage } = state;
   const out: CleanResult[] = [];
   for (const pending of state.timeline.pending()) {
@@ -115,7 +134,7 @@ export async function finishPendingCleans(state: TableState): Promise<CleanResul
     const bytes = await storage.read(requested);
     const plan = parseCleanerPlan(bytes, requested);
     if (pending.state === 'REQUESTED') await transition.markInflight(bytes);
-    out.push(await executeClean(state, pending.requestedTime, plan, Date.now()));
+    out.push(await executeClean(state, pending.requestedTime, plan, Date.now(), timing));
   }
   return out;
 }
@@ -142,7 +161,8 @@ export async function clean(ctx: EngineContext, options: CleanOptions = {}): Pro
 async function cleanFileVersions(ctx: EngineContext, options: CleanOptions): Promise<CleanResult | undefined> {
   const { storage } = ctx;
   let state = await ctx.snapshot();
-  const finished = await finishPendingCleans(state);
+  const timing = { ...(options.clock && { clock: options.clock }), ...(options.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: options.heartbeatTimeoutMs }) };
+  const finished = await finishPendingCleans(state, timing);
   const started = Date.now();
   if (finished.length > 0) state = await ctx.reload();
   const now = options.now ?? new Date((options.clock ?? systemClock).now());
@@ -167,5 +187,5 @@ async function cleanFileVersions(ctx: EngineContext, options: CleanOptions): Pro
   });
   ctx.invalidate();
   await transition.markInflight(bytes);
-  return executeClean(state, transition.instantTime, parseCleanerPlan(bytes, transition.path('REQUESTED')), started);
+  return executeClean(state, transition.instantTime, parseCleanerPlan(bytes, transition.path('REQUESTED')), started, timing);
 }

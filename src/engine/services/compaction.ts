@@ -18,6 +18,7 @@ import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-pro
 import { heartbeatPath, instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
 import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
+import { compactionToMetadata, clockAfter } from './metadata-sync.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
 import { readSliceLogs, type SliceReadContext } from '../read/file-slice-reader.js';
 import { wireLogVisibility } from '../../merge/slice-merge.js';
@@ -189,10 +190,12 @@ async function execute(state: TableState, instant: string, plan: CompactionPlan,
       for (const f of await markedFiles(storage, instant)) await storage.delete(f);
       throw new LakeletError('ABORTED', `compaction: plan ${instant} was dropped (rolled back) while it ran; nothing of it was committed`, { instant });
     }
+    // With a metadata table, its deltacommit for this compaction completes first (services/metadata-sync.ts).
+    const floor = await compactionToMetadata(state, instant, metadata, held, clock);
     await held();
     // A create whose acknowledgement was lost (it throws, yet the file is there) is ours: only the holder of
     // the plan and the commit lock creates it.
-    if (!(await transition.complete(metadata, { landed: 'exists', clock }))) {
+    if (!(await transition.complete(metadata, { landed: 'exists', clock: clockAfter(clock, floor) }))) {
       throw new LakeletError('CONFLICT', `compaction: ${instant} was completed by another run meanwhile`, { instant });
     }
   }, { ownerGone, clock });

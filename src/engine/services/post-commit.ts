@@ -3,13 +3,15 @@
 // never a failure of the write (which a caller would retry, writing the rows twice).
 import { isLakeletError, type LakeletErrorCode } from '../../errors.js';
 import type { EngineContext } from '../context.js';
+import { compactMetadataTable } from '../metadata/metadata-compaction.js';
 import { archive } from './archival.js';
+import { hasMetadataTable } from './metadata-sync.js';
 import { clean } from './clean.js';
 import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** The post-commit steps of a write. */
-export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index';
+export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction';
 
 /**
  * A post-commit step that failed after the write committed. The write's data is committed and visible; the
@@ -36,7 +38,8 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
 }
 
 /**
- * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then archival.
+ * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then (on a table with
+ * a metadata table) the MDT's own compaction when due, then archival.
  * Each runs even when an earlier one failed; failures come back as warnings, never thrown. They share the
  * context's snapshot: its config as the write loaded it, its timeline listed again after the commit and after
  * each service that changed it (each invalidates the snapshot; a failed one is taken to have changed it).
@@ -50,6 +53,10 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
     }]);
   }
   if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  // The metadata table's own compaction when due (and its clean), before archival: archival waits for it.
+  if (await ctx.snapshot().then(hasMetadataTable, () => false)) {
+    steps.push(['metadata-compaction', () => compactMetadataTable(ctx.storage, { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+  }
   if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
   const warnings: WriteWarning[] = [];
   for (const [service, step] of steps) {

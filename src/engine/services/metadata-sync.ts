@@ -1,0 +1,84 @@
+// Table services mirrored in the metadata table (issue 10): the MDT deltacommit named after a data clean or a
+// data compaction, written under the commit lock right before that instant completes (hudi-v9-write.md §4.2;
+// Java's HoodieBackedTableMetadataWriter.update for HoodieCleanMetadata and for a compaction's commit metadata).
+// A clean appends `files` tombstones and column-stats tombstones (metadata/metadata-clean-records.ts); a
+// compaction appends what a write of its new base files appends — `files`, their column stats, the touched
+// partitions' stats, nothing for `record_index` (keys stay in their groups). The data instant then completes
+// later than the MDT deltacommit. A crash in between leaves a pending data instant whose MDT deltacommit does not
+// count (Java's valid-instant rule); the re-run of the clean or compaction finds its MDT deltacommit completed
+// and completes the data instant (writeMetadataDeltacommit is idempotent).
+import type { TableConfig } from '../../config/table-config.js';
+import { cleanMetadataRecords } from '../../metadata/metadata-clean-records.js';
+import { columnsToIndex } from '../../metadata/column-stats.js';
+import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
+import { metadataWriteRecords, type MetadataWriteInput } from '../../metadata/metadata-write-records.js';
+import type { Storage } from '../../storage/storage.js';
+import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
+import { parseInstantTime } from '../../timeline/instant-time.js';
+import type { Clock } from '../clock.js';
+import { loadTableState } from '../context.js';
+import { metadataWriteInput } from '../metadata/metadata-write-input.js';
+import { openMetadataTable, type MetadataTable } from '../metadata/metadata-table.js';
+import { writeMetadataDeltacommit } from '../metadata/metadata-writer.js';
+import type { TableState } from '../table-state.js';
+
+/** Does the table keep a metadata table lakelet writes to (v8/v9 listing metadata partitions)? */
+export function hasMetadataTable(state: Pick<TableState, 'config'>): boolean {
+  return state.config.version >= 8 && parseMetadataPartitions(state.config.properties.get('hoodie.table.metadata.partitions')).length > 0;
+}
+
+/** `clock`, but never earlier than one millisecond after the instant time `floor` (a completion after the MDT's). */
+export function clockAfter(clock: Clock, floor: string | undefined): Clock {
+  if (floor === undefined) return clock;
+  const min = parseInstantTime(floor).getTime() + 1;
+  return { now: () => Math.max(clock.now(), min), sleep: (ms) => clock.sleep(ms) };
+}
+
+/** The MDT as of now (a fresh data timeline: Java's valid-instant rule), with each listed partition's file-group count. */
+async function openCurrent(storage: Storage, config: TableConfig): Promise<{ state: TableState; mdt: MetadataTable; fileGroupCounts: Record<string, number> } | undefined> {
+  const state = await loadTableState(storage);
+  const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline: state.timeline });
+  if (!mdt) return undefined;
+  const fileGroupCounts: Record<string, number> = {};
+  for (const p of mdt.partitions) fileGroupCounts[p] = (await mdt.latestSlices(p)).length;
+  return { state, mdt, fileGroupCounts };
+}
+
+/**
+ * The MDT deltacommit of clean `instant` (call under the commit lock, after its files are deleted, before it
+ * completes). Returns the MDT completion time (the clean's completion must be later), or undefined when the
+ * table has no MDT.
+ */
+export async function cleanToMetadata(state: TableState, instant: string, deletedFiles: NonNullable<MetadataWriteInput['deletedFiles']>, deletedPartitions: readonly string[], lockHeld: () => Promise<void>, clock: Clock): Promise<string | undefined> {
+  if (!hasMetadataTable(state)) return undefined;
+  const current = await openCurrent(state.storage, state.config);
+  if (!current) return undefined;
+  const { mdt, fileGroupCounts } = current;
+  const columns = columnsToIndex(await current.state.schemaAsOf(undefined), { populateMetaFields: state.config.populateMetaFields });
+  const writes = cleanMetadataRecords({ partitions: mdt.partitions, fileGroupCounts, deletedFiles, deletedPartitions, columns });
+  await lockHeld();
+  return (await writeMetadataDeltacommit({ storage: state.storage, dataConfig: state.config, metadataTable: mdt, instantTime: instant, writes, clock })).completionTime;
+}
+
+/**
+ * The MDT deltacommit of data compaction `instant` whose completed-file bytes are `metadata` (call under the
+ * commit lock, before it completes). Returns the MDT completion time, or undefined when the table has no MDT.
+ */
+export async function compactionToMetadata(state: TableState, instant: string, metadata: Uint8Array, lockHeld: () => Promise<void>, clock: Clock): Promise<string | undefined> {
+  if (!hasMetadataTable(state)) return undefined;
+  const current = await openCurrent(state.storage, state.config);
+  if (!current) return undefined;
+  const { mdt } = current;
+  const writeStats = Object.values(parseCommitMetadata(metadata, instant).partitionToWriteStats).flat();
+  const input = await metadataWriteInput({
+    storage: state.storage, metadataTable: mdt, instantTime: instant,
+    timelineTimezone: state.config.properties.get('hoodie.table.timeline.timezone'),
+    schema: await current.state.schemaAsOf(undefined),
+    populateMetaFields: state.config.populateMetaFields,
+    view: await current.state.fileSystemView(),
+    writeStats,
+    recordIndex: { upserts: [], deletes: [] },
+  });
+  await lockHeld();
+  return (await writeMetadataDeltacommit({ storage: state.storage, dataConfig: state.config, metadataTable: mdt, instantTime: instant, writes: metadataWriteRecords(input), clock })).completionTime;
+}
