@@ -175,3 +175,29 @@ describe('data skipping through the metadata table', () => {
     });
   }
 });
+
+describe('partition stats', () => {
+  it('rule out exactly the partitions whose rows cannot match (latest snapshot only)', async () => {
+    const { openMetadataTable } = await import('../../src/engine/metadata/metadata-table.js');
+    const { metadataSkipping } = await import('../../src/engine/metadata/metadata-skipping.js');
+    const { compileFilters } = await import('../../src/expr/filter.js');
+    const zip = FIXTURES[0] as string;
+    const storage = await fixtureStorage(zip);
+    const table = await openTable(storage, { listing: 'storage' });
+    const mdt = await openMetadataTable(storage);
+    expect(mdt?.partitions).toContain('partition_stats');
+    const filters = compileFilters([['txn_type', '=', 'reversal']], () => ({ kind: 'string', scale: 0 }));
+    const skipping = await metadataSkipping(mdt as NonNullable<typeof mdt>, table.config, filters, true);
+    // Expected from the rows: partitions of the latest snapshot without a reversal.
+    const rows = await collect(table.rows({ columns: ['_hoodie_partition_path', 'txn_type'] }));
+    const all = new Set((await table.fileSlices()).map((s) => s.partitionPath)); // 2024/01/15/11 holds no row after the last delete
+    const withReversal = new Set(rows.filter((r) => r.txn_type === 'reversal').map((r) => String(r._hoodie_partition_path)));
+    expect(withReversal.size).toBeGreaterThan(0);
+    expect(withReversal.size).toBeLessThan(all.size);
+    expect([...(skipping.excludedPartitions ?? [])].sort()).toEqual([...all].filter((p) => !withReversal.has(p)).sort());
+    // Not for time travel or read-optimized reads (latest = false): no partition pruned, no record-index lookup.
+    const past = await metadataSkipping(mdt as NonNullable<typeof mdt>, table.config, filters, false);
+    expect(past.excludedPartitions).toBeUndefined();
+    expect(past.fileGroups).toBeUndefined();
+  });
+});
