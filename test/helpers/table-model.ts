@@ -9,7 +9,7 @@
 import { expect } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
-import { HOSTILE_KEYS, HOSTILE_PARTS, canonWithMeta, expectedIncremental, partitionPathOf, rowsWithMeta } from './table-model-checks.js';
+import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expectedIncremental, expectedWindowMerge, partitionPathOf, rowsWithMeta, type WriteEvent } from './table-model-checks.js';
 
 export const PARTS = ['p0', 'p1', 'p2', 'p3'];
 export const INDEXES: IndexType[] = ['BLOOM', 'GLOBAL_BLOOM', 'SIMPLE', 'GLOBAL_SIMPLE', 'IN_MEMORY', 'RECORD_INDEX'];
@@ -52,6 +52,8 @@ export class Sequence {
   model: Model = new Map();
   /** Model key → `_hoodie_commit_time` of the row's current version (set when an instant is given). */
   commits = new Map<string, string>();
+  /** Every version written and every overwrite, in commit order (when an instant is given): MOR windows merge them. */
+  events: WriteEvent[] = [];
   /**
    * `mor`: merge-on-read counts — every tagged update is appended to a log (and counted), also one that
    * loses on ordering; copy-on-write counts only the updates that replace the stored row.
@@ -71,6 +73,9 @@ export class Sequence {
     this.model.set(k, r);
     if (instant !== undefined) this.commits.set(k, instant);
   }
+  private version(instant: string | undefined, key: string, part: string, row: Row | null): void {
+    if (instant !== undefined) this.events.push({ commit: instant, key, path: partitionPathOf(part), row });
+  }
   private drop(k: string): void {
     this.model.delete(k);
     this.commits.delete(k);
@@ -84,6 +89,8 @@ export class Sequence {
     this.history.length = entry + 1;
     this.model = new Map(this.history[entry]?.model ?? []);
     this.commits = new Map(this.history[entry]?.commits ?? []);
+    const last = this.history[entry]?.instant;
+    this.events = last === undefined ? [] : this.events.filter((e) => e.commit <= last);
   }
 
   /**
@@ -103,6 +110,7 @@ export class Sequence {
       if (!existing) {
         counts.inserted++;
         this.put(k, r, instant);
+        this.version(instant, k, r.part, r);
       } else if (existing.part !== r.part) {
         // Global index, a move: the incoming record must win the merge, then it is a delete plus an insert;
         // else it is an update of the stored record's group that loses (merge-on-read: logged and counted).
@@ -110,14 +118,19 @@ export class Sequence {
           counts.inserted++;
           counts.deleted++;
           this.put(k, r, instant);
+          this.version(instant, k, existing.part, null);
+          this.version(instant, k, r.part, r);
         } else if (this.mor) {
           counts.updated++;
+          this.version(instant, k, existing.part, r);
         }
       } else if (r.ts >= existing.ts) {
         counts.updated++;
         this.put(k, r, instant);
+        this.version(instant, k, r.part, r);
       } else if (this.mor) {
         counts.updated++;
+        this.version(instant, k, r.part, r);
       }
     }
     return counts;
@@ -128,21 +141,24 @@ export class Sequence {
       let k = this.key(r);
       for (let n = 1; this.model.has(k); n++) k = copyKey(this.key(r), n);
       this.put(k, r, instant);
+      this.version(instant, k, r.part, r);
     }
     return { inserted: batch.length, updated: 0, deleted: 0 };
   }
   /** Delete by key: every copy of the key, in every partition. */
-  deleteKeys(ids: string[]): WriteCounts {
+  deleteKeys(ids: string[], instant?: string): WriteCounts {
     let deleted = 0;
     for (const [k, r] of this.model) {
       if (ids.includes(r.id)) {
         this.drop(k);
+        this.version(instant, k, r.part, null);
         deleted++;
       }
     }
     return { inserted: 0, updated: 0, deleted };
   }
   overwrite(batch: Row[], partitions: string[] | undefined, instant?: string): void {
+    if (instant !== undefined) this.events.push({ commit: instant, replaced: partitions?.map(partitionPathOf) });
     for (const [k, r] of this.model) if (!partitions || partitions.includes(r.part)) this.drop(k);
     this.insert(batch, instant);
   }
@@ -245,7 +261,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     } else if (what < 0.5) {
       const ids = Array.from({ length: 1 + rnd.int(4) }, key);
       const r = await table.delete(ids);
-      expectCounts(r, seq.deleteKeys(ids), label);
+      expectCounts(r, seq.deleteKeys(ids, r.instant), label);
       seq.record(r.instant);
     } else if (what < 0.6) {
       const whole = rnd.chance(0.2);
@@ -310,7 +326,12 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       const i = rnd.int(j);
       const [from, to] = [seq.history[i]!, seq.history[j]!];
       try {
-        expect(await rowsWithMeta(table, { from: from.instant, to: to.instant }), `${label}: incremental (${from.instant}, ${to.instant}]`).toEqual(expectedIncremental(to.model, to.commits, from.instant, to.instant));
+        // Merge-on-read merges only the window's files (table-model-checks.ts expectedWindowMerge); copy-on-write
+        // reads each written group's latest file: the table as of `to` restricted to the window's commits.
+        const want = type === 'MERGE_ON_READ'
+          ? expectedWindowMerge(seq.events, to.model, to.commits, from.instant, to.instant, await baseFilesInWindow(table, from.instant, to.instant))
+          : expectedIncremental(to.model, to.commits, from.instant, to.instant);
+        expect(await rowsWithMeta(table, { from: from.instant, to: to.instant }), `${label}: incremental (${from.instant}, ${to.instant}]`).toEqual(want);
       } catch (err) {
         if (!isLakeletError(err, 'NOT_FOUND') || (isProtected(from.instant) && isProtected(to.instant))) throw err;
       }
