@@ -3,6 +3,7 @@
 // never a failure of the write (which a caller would retry, writing the rows twice).
 import { isLakeletError, type LakeletErrorCode } from '../../errors.js';
 import type { EngineContext } from '../context.js';
+import { cleanMetadataTable } from '../metadata/metadata-clean.js';
 import { compactMetadataTable } from '../metadata/metadata-compaction.js';
 import { archive } from './archival.js';
 import { hasMetadataTable } from './metadata-sync.js';
@@ -55,7 +56,10 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
   if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
   // The metadata table's own compaction when due (and its clean), before archival: archival waits for it.
   if (await ctx.snapshot().then(hasMetadataTable, () => false)) {
-    steps.push(['metadata-compaction', () => compactMetadataTable(ctx.storage, { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
+    const timing = { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs };
+    steps.push(['metadata-compaction', async () => {
+      if (await compactMetadataTable(ctx.storage, timing)) await cleanMetadataTable(ctx.storage, timing);
+    }]);
   }
   if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
   const warnings: WriteWarning[] = [];
