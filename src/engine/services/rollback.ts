@@ -19,6 +19,7 @@ import type { TableState } from '../table-state.js';
 import { reloadTimeline } from '../context.js';
 import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { instantTransition } from '../commit/transitions.js';
+import { rollbackMetadataDeltacommit } from '../metadata/metadata-rollback.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -136,7 +137,9 @@ async function finishRollback(state: TableState, rollbackTime: string, target: {
     partitionMetadata: byPartition,
     instantsRollback: [{ commitTime: target.requestedTime, action: target.action }],
   });
-  await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite', clock });
+  // The MDT's rollback of the target's MDT deltacommit completes first (v8/v9 with an MDT; else a no-op).
+  const completionClock = await rollbackMetadataDeltacommit(storage, config, rollbackTime, target, clock);
+  await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite', clock: completionClock });
   return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }
 
