@@ -214,3 +214,6 @@ export function metadataTablePath(mdtRelativePath: string): string {
 export function metadataTimelineDir(layoutVersion: number, timelineFolder?: string): string {
   return metadataTablePath(timelineDir(layoutVersion, timelineFolder));
 }
+
+/** The index definitions file of a v9 table with a metadata table (`hoodie.table.index.defs.path`). */
+export const INDEX_DEFS_PATH = `${HOODIE_DIR}/.index_defs/index.json`;

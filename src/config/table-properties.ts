@@ -62,6 +62,13 @@ export interface CreateTablePropertiesOptions {
   recordMergeMode?: RecordMergeMode;
   /** `hoodie.table.timeline.timezone`; lakelet generates instant times in UTC only. */
   timelineTimezone?: 'UTC';
+  /**
+   * v8/v9 with a metadata table: its built partitions (`hoodie.table.metadata.partitions`, written sorted, with
+   * an empty `….inflight`). Absent or empty: no metadata table keys.
+   */
+  metadataPartitions?: readonly string[];
+  /** `hoodie.table.index.defs.path` (v9 tables with a metadata table: `.hoodie/.index_defs/index.json`). */
+  indexDefsPath?: string;
   /** More properties, written after (or replacing) the generated ones; identity keys cannot be replaced. */
   extra?: Readonly<Record<string, string>>;
   /** Time in the two comment lines (default now). */
@@ -159,6 +166,12 @@ export function createTableProperties(options: CreateTablePropertiesOptions): st
     : layout2Properties(o, version, { ordering, partitions, recordKeys, payload, mode, tz });
   if (schema) props.set('hoodie.table.create.schema', schema.text);
   props.set('hoodie.table.checksum', String(tableChecksum(o.databaseName, o.name)));
+  if (o.metadataPartitions !== undefined && o.metadataPartitions.length > 0) {
+    if (version === 6) throw invalidArgument('table properties: lakelet creates a metadata table only on table versions 8 and 9', { field: 'metadataPartitions', value: o.metadataPartitions });
+    props.set('hoodie.table.metadata.partitions', [...o.metadataPartitions].sort().join(','));
+    props.set('hoodie.table.metadata.partitions.inflight', '');
+    if (o.indexDefsPath !== undefined) props.set('hoodie.table.index.defs.path', o.indexDefsPath);
+  }
   for (const [k, v] of Object.entries(o.extra ?? {})) {
     if (PROTECTED_KEYS.has(k)) throw invalidArgument(`table properties: extra cannot set ${k}`, { field: 'extra', value: k });
     props.set(k, v);
@@ -252,4 +265,34 @@ export function partitionMetadataText(commitTime: string, partitionDepth: number
   if (!/^\d{14}(\d{3})?$/.test(commitTime)) throw invalidArgument(`table properties: commit time ${JSON.stringify(commitTime)} is not an instant time`, { field: 'commitTime', value: commitTime });
   if (!Number.isSafeInteger(partitionDepth) || partitionDepth < 0) throw invalidArgument(`table properties: bad partition depth ${partitionDepth}`, { field: 'partitionDepth', value: partitionDepth });
   return formatProperties([['commitTime', commitTime], ['partitionDepth', String(partitionDepth)]], ['partition metadata', javaDateString(now)]);
+}
+
+/**
+ * The `hoodie.properties` of a v8/v9 data table's metadata table (hudi-v9-write.md §4.1): name `<data>_metadata`,
+ * a MERGE_ON_READ table of HFiles keyed by `key`, no meta fields, the HOODIE_TABLE_METADATA key generator, CUSTOM
+ * merging with the all-zero strategy id and HoodieMetadataPayload, the history folder as archive folder, no
+ * database name (checksum crc32(`.<name>_metadata`)).
+ */
+export function metadataTableProperties(dataTableName: string, version: 8 | 9, savedAt: Date = new Date()): string {
+  const name = `${dataTableName}_metadata`;
+  const props = new Map<string, string>([
+    ['hoodie.compaction.payload.class', 'org.apache.hudi.metadata.HoodieMetadataPayload'],
+    ['hoodie.table.initial.version', String(version)],
+    ['hoodie.table.keygenerator.type', 'HOODIE_TABLE_METADATA'],
+    ['hoodie.table.type', 'MERGE_ON_READ'],
+    ['hoodie.archivelog.folder', 'history'],
+    ['hoodie.timeline.layout.version', '2'],
+    ['hoodie.timeline.history.path', 'history'],
+    ['hoodie.table.checksum', String(tableChecksum(undefined, name))],
+    ['hoodie.datasource.write.drop.partition.columns', 'false'],
+    ['hoodie.record.merge.strategy.id', '00000000-0000-0000-0000-000000000000'],
+    ['hoodie.table.recordkey.fields', 'key'],
+    ['hoodie.table.name', name],
+    ['hoodie.timeline.path', 'timeline'],
+    ['hoodie.populate.meta.fields', 'false'],
+    ['hoodie.table.base.file.format', 'HFILE'],
+    ['hoodie.record.merge.mode', 'CUSTOM'],
+    ['hoodie.table.version', String(version)],
+  ]);
+  return formatProperties(props, [`Properties saved on ${javaInstantString(savedAt)}`, javaDateString(savedAt)]);
 }

@@ -1,5 +1,5 @@
 // Creating a table: a hoodie.properties of table version 6 (timeline layout 1, the default) or 8/9 (layout 2,
-// no metadata table) with key, ordering and partition fields, key generator, merge mode and (when given) the
+// optionally with a metadata table, created first by engine/metadata/metadata-init.ts) with key, ordering and partition fields, key generator, merge mode and (when given) the
 // create schema, created atomically in an empty store.
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
 import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
@@ -12,6 +12,7 @@ import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../ke
 import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
+import { initializeMetadataTable, type InitializedMetadataTable } from './metadata/metadata-init.js';
 
 /** What defines a new table (everything of `createTable`'s options that is not a write option). */
 export interface TableDefinition {
@@ -44,10 +45,21 @@ export interface TableDefinition {
   /**
    * Hudi table version (default 6: the version every engine reads, Trino and Athena included). 8 (Hudi 1.0) and
    * 9 (Hudi 1.1) use timeline layout 2 (`.hoodie/timeline/`, completion times in the file names, Avro instant
-   * files) and are created without a metadata table.
+   * files); see `metadataTable`.
    */
   tableVersion?: CreatableTableVersion;
+  /**
+   * v8/v9: create the table with a metadata table (`files` and `record_index`, as Hudi initialises them), kept in
+   * step by every write. Default {@link DEFAULT_METADATA_TABLE}. Ignored (no MDT) on version 6.
+   */
+  metadataTable?: boolean;
 }
+
+/**
+ * Whether v8/v9 tables get a metadata table when `metadataTable` is not given: off until every table service
+ * (compaction, clean, archival, savepoint/restore) keeps the MDT in step; then on, as Hudi's default.
+ */
+export const DEFAULT_METADATA_TABLE = false;
 
 /** Options of `createTable`. Write options given here become the table's defaults for every write. */
 export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'>, TableDefinition {}
@@ -55,7 +67,7 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
 /** Every key of {@link TableDefinition}: the compiler fails here when a table option is added without it. */
 const TABLE_DEFINITION_KEYS = {
   name: true, databaseName: true, type: true, recordKey: true, orderingField: true, partitionBy: true, hiveStylePartitioning: true,
-  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true, tableVersion: true,
+  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true, tableVersion: true, metadataTable: true,
 } satisfies Record<keyof TableDefinition, true>;
 
 /** The write defaults among `createTable`'s options: everything that does not define the table. */
@@ -105,7 +117,15 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     const fields = `record key ${recordKeyFields.join(',')}, partition fields ${partitionFields.join(',') || 'none'}`;
     throw new LakeletError(err.code, `createTable: key generator ${kind} cannot take ${fields}: ${err.message}`, { ...err.context, field: 'keyGenerator', value: kind }, { cause: err });
   }
+  const version = options.tableVersion ?? 6;
+  let metadata: InitializedMetadataTable | undefined;
+  // The MDT first, complete, then the properties that list it; never over an existing table (the create below
+  // then reports it).
+  if (version !== 6 && (options.metadataTable ?? DEFAULT_METADATA_TABLE) && !(await exists(storage, PROPERTIES_PATH))) {
+    metadata = await initializeMetadataTable(storage, options.name, version, options.clock);
+  }
   const text = createTableProperties({
+    ...(metadata ? { metadataPartitions: metadata.partitions, ...(metadata.indexDefsPath ? { indexDefsPath: metadata.indexDefsPath } : {}) } : {}),
     name: options.name,
     databaseName: options.databaseName ?? 'default',
     tableType: options.type,
@@ -134,6 +154,15 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     throw new LakeletError('ALREADY_EXISTS', `createTable: ${storage.label} already holds a table (${PROPERTIES_PATH} exists)`, { path: PROPERTIES_PATH });
   }
   return text;
+}
+
+async function exists(storage: Storage, path: string): Promise<boolean> {
+  try {
+    await storage.head(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Does the store's hoodie.properties hold exactly `bytes`? (False when it cannot be read.) */

@@ -1,0 +1,106 @@
+// New v8/v9 tables with a metadata table (issue 10, doc §6.2): createTable({ tableVersion, metadataTable: true })
+// initialises `files` at 00000000000000000 (the 80-byte init log, a base HFile of `__all_partitions__ → {}`) and
+// `record_index` at 00000000000000001 (ten 80-byte init logs), lists them in hoodie.properties and (v9)
+// index.json; then COW and MOR tables take inserts, upserts, deletes and overwrites with validateTable clean
+// after every step and the MDT listing equal to storage. `metadataTable: false` keeps a v9 table without one.
+import { describe, expect, test } from 'vitest';
+import { createTable, memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
+import { parseProperties } from '../../src/config/properties.js';
+import { HFileReader } from '../../src/format/hfile/reader.js';
+import { encodeLogBlock } from '../../src/format/log/block.js';
+import { encodeDeleteBlockContent } from '../../src/format/log/delete-block.js';
+import { lookupRecordIndex, readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
+import { collect } from '../helpers/fixtures.js';
+import { fixtureStorage } from '../helpers/fixtures.js';
+
+const OPTIONS = { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false }, bloomFilter: { numEntries: 100 } } as const;
+const V9_MDT = 'sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip';
+const props = async (s: Storage, path = '.hoodie/hoodie.properties') => parseProperties(new TextDecoder().decode(await s.read(path)));
+
+/** Every data file under the partitions (not .hoodie), name → size, by partition. */
+async function storageListing(storage: Storage): Promise<Map<string, Map<string, number>>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const f of await storage.list('', { recursive: true })) {
+    if (f.path.startsWith('.hoodie') || f.path.endsWith('.hoodie_partition_metadata')) continue;
+    const i = f.path.lastIndexOf('/');
+    const p = i < 0 ? '' : f.path.slice(0, i);
+    if (!out.has(p)) out.set(p, new Map());
+    out.get(p)!.set(f.path.slice(i + 1), f.size);
+  }
+  return out;
+}
+
+describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVersion) => {
+  test('createTable initialises files and record_index as Hudi does', async () => {
+    const storage = memoryStorage();
+    await createTable(storage, { name: 'trips', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion, metadataTable: true });
+    const p = await props(storage);
+    expect(p.get('hoodie.table.metadata.partitions')).toBe('files,record_index');
+    expect(p.get('hoodie.table.metadata.partitions.inflight')).toBe('');
+    // The MDT properties are the fixture's, but for the name, its checksum and the version.
+    const ours = await props(storage, '.hoodie/metadata/.hoodie/hoodie.properties');
+    const theirs = await props(await fixtureStorage(V9_MDT), '.hoodie/metadata/.hoodie/hoodie.properties');
+    expect([...ours.keys()].sort()).toEqual([...theirs.keys()].sort());
+    for (const [k, v] of theirs) if (!['hoodie.table.name', 'hoodie.table.checksum', 'hoodie.table.version', 'hoodie.table.initial.version'].includes(k)) expect(ours.get(k), k).toBe(v);
+    expect(ours.get('hoodie.table.name')).toBe('trips_metadata');
+    expect(ours.get('hoodie.table.version')).toBe(String(tableVersion));
+    // The 80-byte init logs: an empty DELETE block with INSTANT_TIME only.
+    const files = (await storage.list('.hoodie/metadata', { recursive: true })).map((f) => f.path.slice('.hoodie/metadata/'.length)).sort();
+    const init0 = encodeLogBlock('DELETE', { INSTANT_TIME: '00000000000000000' }, encodeDeleteBlockContent([]));
+    expect(init0.length).toBe(80);
+    expect(await storage.read('.hoodie/metadata/files/.files-0000-0_00000000000000000.log.1_0-0-0')).toEqual(init0);
+    const init1 = encodeLogBlock('DELETE', { INSTANT_TIME: '00000000000000001' }, encodeDeleteBlockContent([]));
+    for (let g = 0; g < 10; g++) expect(await storage.read(`.hoodie/metadata/record_index/.record-index-000${g}-0_00000000000000001.log.1_0-0-0`)).toEqual(init1);
+    expect(files.filter((f) => f.startsWith('record_index/.record-index-'))).toHaveLength(10);
+    // The fixture's own init logs are byte-identical to ours for the same instant.
+    const fx = await fixtureStorage(V9_MDT);
+    expect(await fx.read('.hoodie/metadata/files/.files-0000-0_00000000000000000.log.1_0-0-0')).toEqual(init0);
+    // files' base HFile holds one record, __all_partitions__.
+    const base = files.find((f) => /^files\/files-0000-0_0-0-0_00000000000000000\.hfile$/.test(f));
+    expect(base).toBeDefined();
+    const reader = await HFileReader.open(await storage.read(`.hoodie/metadata/${base!}`));
+    expect((await collect(reader.entries())).map((e) => e.key)).toEqual(['__all_partitions__']);
+    const timeline = files.filter((f) => f.startsWith('.hoodie/timeline/'));
+    expect(timeline.filter((f) => /^\.hoodie\/timeline\/0000000000000000[01]_\d{17}\.deltacommit$/.test(f))).toHaveLength(2);
+    if (tableVersion === 9) expect(JSON.parse(new TextDecoder().decode(await storage.read('.hoodie/.index_defs/index.json')))).toEqual({ indexDefinitions: { record_index: { indexName: 'record_index', indexType: 'record_index', indexFunction: '', sourceFields: [], indexOptions: { isPartitioned: 'false' }, version: 'V1' } } });
+    expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+  });
+
+  test.each(['COPY_ON_WRITE', 'MERGE_ON_READ'] as const)('%s: inserts, upserts, deletes and an overwrite keep the MDT equal to storage and the data', { timeout: 60_000 }, async (type) => {
+    const storage = memoryStorage();
+    const table = await createTable(storage, { name: 'trips', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion, metadataTable: true });
+    const model = new Map<string, { id: string; city: string; ts: number; v: string }>();
+    const check = async (what: string) => {
+      const rows = new Map<string, unknown>();
+      for await (const r of (await openTable(storage)).rows()) rows.set(r.id as string, `${String(r.city)}|${String(r.ts)}|${String(r.v)}`);
+      expect(rows, what).toEqual(new Map([...model].map(([k, r]) => [k, `${r.city}|${r.ts}|${r.v}`])));
+      expect(await validateTable(storage), what).toMatchObject({ ok: true, problems: [] });
+      const listing = (await readMetadataListing(storage))!;
+      const live = await storageListing(storage);
+      expect(new Map([...listing].map(([p, files]) => [p, new Map([...files].filter(([n]) => live.get(p)?.has(n)))])), what).toEqual(live);
+      const found = (await lookupRecordIndex(storage, [...model.keys()]))!;
+      expect([...found.keys()].sort(), what).toEqual([...model.keys()].sort());
+    };
+    const put = (rows: { id: string; city: string; ts: number; v: string }[]) => { for (const r of rows) model.set(r.id, r); return rows; };
+    await table.insert(put([{ id: 'a', city: 'sf', ts: 1, v: 'a1' }, { id: 'b', city: 'sf', ts: 1, v: 'b1' }, { id: 'c', city: 'nyc', ts: 1, v: 'c1' }]), OPTIONS);
+    await check('after the first insert');
+    await table.upsert(put([{ id: 'a', city: 'sf', ts: 2, v: 'a2' }, { id: 'd', city: 'la', ts: 1, v: 'd1' }]), OPTIONS);
+    await check('after an upsert');
+    await table.delete(['b'], OPTIONS);
+    model.delete('b');
+    await check('after a delete');
+    await table.insertOverwrite([{ id: 'e', city: 'nyc', ts: 1, v: 'e1' }], { ...OPTIONS, partitions: ['city=nyc'] });
+    model.delete('c');
+    put([{ id: 'e', city: 'nyc', ts: 1, v: 'e1' }]);
+    await check('after an insert overwrite');
+  });
+});
+
+test('metadataTable: false keeps a v9 table without a metadata table', async () => {
+  const storage = memoryStorage();
+  const table = await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion: 9, metadataTable: false });
+  await table.upsert([{ id: 'a', ts: 1 }], OPTIONS);
+  expect((await props(storage)).has('hoodie.table.metadata.partitions')).toBe(false);
+  expect(await storage.list('.hoodie/metadata')).toEqual([]);
+  expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+});
