@@ -104,3 +104,15 @@ test('metadataTable: false keeps a v9 table without a metadata table', async () 
   expect(await storage.list('.hoodie/metadata')).toEqual([]);
   expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
 });
+
+test('post-commit services whose MDT side has not landed do not run on a table with a metadata table (the MDT stays equal to storage)', { timeout: 60_000 }, async () => {
+  const storage = memoryStorage();
+  const table = await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion: 9, metadataTable: true });
+  const services = { clean: { automatic: true, retainCommits: 1 }, compaction: { inline: true, deltaCommits: 1 }, archive: { automatic: false }, bloomFilter: { numEntries: 100 } } as const;
+  for (let i = 1; i <= 4; i++) expect((await table.upsert([{ id: 'a', ts: i }, { id: `n${i}`, ts: i }], services)).warnings).toEqual([]);
+  const timeline = (await storage.list('.hoodie/timeline')).map((f) => f.path);
+  const { METADATA_MAINTAINED_OPERATIONS } = await import('../../src/engine/table-support.js');
+  if (!METADATA_MAINTAINED_OPERATIONS.has('clean')) expect(timeline.filter((p) => p.endsWith('.clean'))).toEqual([]);
+  if (!METADATA_MAINTAINED_OPERATIONS.has('compact')) expect(timeline.filter((p) => p.includes('.compaction.'))).toEqual([]);
+  expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+});

@@ -18,6 +18,7 @@ import { prepareTable, startCommit } from './start.js';
 import type { ResolvedWriteOptions, WriteOptions } from './write-options.js';
 import { discardAttempt } from './written-files.js';
 import { hasMetadataTable, metadataRecordIndexChanges } from './metadata-commit.js';
+import { METADATA_MAINTAINED_OPERATIONS, type MaintenanceOperation } from '../table-support.js';
 
 export type { WriteOperation, WriteResult };
 
@@ -46,9 +47,9 @@ export async function write(ctx: EngineContext, request: WriteRequest): Promise<
   const { options, release } = ctx.writeOptions(request.options);
   try {
     const input = request.input === undefined ? [] : await collectRows(request.input);
-    const { result, tableType } = await commitWithRetries(ctx, request, options, input);
+    const { result, tableType, metadataTable } = await commitWithRetries(ctx, request, options, input);
     // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
-    result.warnings.push(...(await runTableServices(ctx, tableType, options)));
+    result.warnings.push(...(await runTableServices(ctx, tableType, metadataTable ? servicesKeepingMetadata(options) : options)));
     return result;
   } finally {
     await release();
@@ -56,7 +57,7 @@ export async function write(ctx: EngineContext, request: WriteRequest): Promise<
 }
 
 /** The write's attempts: one, plus one per lost conflict while `retryOnConflict` allows. */
-async function commitWithRetries(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+async function commitWithRetries(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<WriteOutcome> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await writeOnce(ctx, request, options, input);
@@ -68,7 +69,28 @@ async function commitWithRetries(ctx: EngineContext, request: WriteRequest, opti
   }
 }
 
-async function writeOnce(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<{ result: WriteResult; tableType: string }> {
+/** A committed write: its result, the table type and whether the table keeps a metadata table. */
+interface WriteOutcome {
+  result: WriteResult;
+  tableType: string;
+  metadataTable: boolean;
+}
+
+/**
+ * On a table with a metadata table, the post-commit services whose MDT side has not landed
+ * (METADATA_MAINTAINED_OPERATIONS) are off: running them would leave the MDT stale.
+ */
+function servicesKeepingMetadata(options: ResolvedWriteOptions): ResolvedWriteOptions {
+  const on = (op: MaintenanceOperation) => METADATA_MAINTAINED_OPERATIONS.has(op);
+  return {
+    ...options,
+    compaction: { ...options.compaction, inline: options.compaction.inline && on('compact') },
+    clean: { ...options.clean, automatic: options.clean.automatic && on('clean') },
+    archive: { ...options.archive, automatic: options.archive.automatic && on('archive') },
+  };
+}
+
+async function writeOnce(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<WriteOutcome> {
   const op = request.operation;
   // 1. The table as it is now, failed writes rolled back.
   const { state, written } = await prepareTable(ctx, options, request.now);
@@ -120,7 +142,7 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     // the caller's progress callback cannot undo a commit
   }
   await afterCommit(ctx, prepared.schemaChanged);
-  return { result: writeResult(inflight.instantTime, committed.commit, warnings), tableType: state.config.tableType };
+  return { result: writeResult(inflight.instantTime, committed.commit, warnings), tableType: state.config.tableType, metadataTable: hasMetadataTable(state) };
 }
 
 /** The snapshot is stale (a new instant); a table created without a schema gets its create schema now. */
