@@ -21,6 +21,8 @@ import { metadataWriteInput } from '../metadata/metadata-write-input.js';
 import { openMetadataTable, type MetadataTable } from '../metadata/metadata-table.js';
 import { writeMetadataDeltacommit } from '../metadata/metadata-writer.js';
 import type { TableState } from '../table-state.js';
+import { compareInstantTimes } from '../../timeline/instant.js';
+import { metadataTableTimeline } from './archival.js';
 
 /** Does the table keep a metadata table lakelet writes to (v8/v9 listing metadata partitions)? */
 export function hasMetadataTable(state: Pick<TableState, 'config'>): boolean {
@@ -81,4 +83,15 @@ export async function compactionToMetadata(state: TableState, instant: string, m
   });
   await lockHeld();
   return (await writeMetadataDeltacommit({ storage: state.storage, dataConfig: state.config, metadataTable: mdt, instantTime: instant, writes: metadataWriteRecords(input), clock })).completionTime;
+}
+
+/**
+ * The completed MDT compaction later than data instant `instantTime`, if any (Java's validateRollback): its base
+ * files have folded in the MDT deltacommits up to it, so rolling back a data instant at or before it would leave
+ * that instant's files in the MDT — a rollback or restore reaching back past it is refused.
+ */
+export async function metadataCompactionAfter(storage: Storage, config: TableConfig, instantTime: string): Promise<string | undefined> {
+  if (config.version < 8) return undefined;
+  const timeline = await metadataTableTimeline(storage, config);
+  return timeline?.completed().find((i) => i.action === 'commit' && compareInstantTimes(i.requestedTime, instantTime) > 0)?.requestedTime;
 }

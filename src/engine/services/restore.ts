@@ -8,6 +8,7 @@ import { instantFilePath } from '../../layout.js';
 import { instantTransition, requestNewInstant } from '../commit/transitions.js';
 import type { Clock } from '../clock.js';
 import { dropCompactionPlan } from './compaction.js';
+import { metadataCompactionAfter } from './metadata-sync.js';
 import { rollbackFailedWrites, rollbackInstant } from './rollback.js';
 import type { TableState } from '../table-state.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
@@ -55,6 +56,12 @@ export async function restore(ctx: EngineContext, savepointInstant: string | Ins
     state = await reloadTimeline(state);
   }
   if (result) return result;
+  // The metadata table is restored by rolling back each rolled-back write's MDT deltacommit: impossible once an
+  // MDT compaction after the savepoint folded them into its base files (Java refuses the same).
+  const compacted = await metadataCompactionAfter(storage, state.config, time);
+  if (compacted !== undefined) {
+    throw new LakeletError('UNSUPPORTED', `restore: the metadata table was compacted at ${compacted}, after savepoint ${time}; its base files hold the writes a restore would roll back — nothing was written`, { instant: time, value: compacted });
+  }
 
   if ((await rollbackFailedWrites(state, options.now)).length > 0) state = await reloadTimeline(state);
   const instantsToRollback: InstantInfo[] = state.timeline.instants
