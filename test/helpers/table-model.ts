@@ -7,7 +7,7 @@
 // The rules are Hudi's: a global index merges a partition move by the ordering value first
 // (HoodieIndexUtils.mergeForPartitionUpdatesIfNeeded), and a non-deduplicating insert keeps every copy.
 import { expect } from 'vitest';
-import { createTable, isLakeletError, memoryStorage, openTable, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
+import { createTable, isLakeletError, memoryStorage, openTable, type Clock, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
 import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expectedIncremental, expectedWindowMerge, partitionPathOf, rowsWithMeta, type WriteEvent } from './table-model-checks.js';
 
@@ -184,6 +184,25 @@ export interface SequenceOptions {
   hostile?: boolean;
   /** Table version of the created table (default 6); 8 and 9 write timeline layout 2 without a metadata table. */
   tableVersion?: 6 | 8 | 9;
+  /** The table's clock (instant and completion times, heartbeats); default the system clock. See {@link seededClock}. */
+  clock?: Clock;
+}
+
+/**
+ * A clock for reproducible sequences: it starts at 2031-01-01 (after any real time the machine has, so a time
+ * a service takes from the system clock instead is older than the timeline and the next time is the timeline's
+ * latest + 1 ms) and each reading advances it by 0, 1 or 2 ms from a seeded stream — instants sharing a
+ * millisecond come up as often as on a fast machine, the same way on every run. `sleep` advances it.
+ */
+export function seededClock(seed: number): Clock {
+  const rnd = new Random(seed ^ 0x5eed);
+  let t = Date.UTC(2031, 0, 1);
+  return {
+    now: () => (t += rnd.int(3)),
+    sleep: async (ms) => {
+      t += Math.max(0, ms);
+    },
+  };
 }
 
 /** What one sequence did, for assertions across sequences. */
@@ -220,6 +239,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     archive: { automatic: false },
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.tableVersion === undefined ? {} : { tableVersion: options.tableVersion }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const hostile = options.hostile ?? true;
   const parts = hostile ? HOSTILE_PARTS : PARTS;
@@ -273,6 +293,11 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       seq.record(r.instant);
     } else if (what < 0.68 || !services) {
       if (seq.history.length === 0) continue;
+      // Rolling back to a commit older than a clean's retained commits needs file versions the clean may have
+      // deleted (Hudi's cleaner keeps only what the retained commits read, and its rollback does not check): the
+      // table would lose rows, so the sequence does not ask for it (seed 9185 did, 30 operations, v6 and v9).
+      const previous = seq.history.at(-2)?.instant;
+      if (previous !== undefined && retainedFrom !== undefined && previous < retainedFrom && !savepoints.some((s) => s.instant === previous)) continue;
       if (latestSavepointed) {
         await expect(table.rollback(), `${label}: rollback of a savepointed commit`).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       } else {
