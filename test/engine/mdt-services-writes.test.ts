@@ -1,7 +1,8 @@
 // The MDT services driven by writes, on copies of the v9 MDT fixtures: a dozen upserts through the Table make
 // the MDT compaction due after 10 MDT deltacommits (post-commit), then a data compaction (MOR) and a data clean
 // each add their MDT deltacommit; a restore to a savepoint older than the MDT compaction is refused with
-// nothing written (then the savepoint is deleted and the clean runs). After every step the rows equal the model and validateTable is clean.
+// nothing written (then the savepoint is deleted and the clean runs); a restore to a savepoint whose later
+// writes are still in MDT logs rolls them back on both timelines. After every step the rows equal the model and validateTable is clean.
 import { describe, expect, test } from 'vitest';
 import { openTable, validateTable, type Storage, type Table } from '../../src/index.js';
 import { EngineContext } from '../../src/engine/context.js';
@@ -10,6 +11,7 @@ import { runPendingCompactions, scheduleCompaction } from '../../src/engine/serv
 import { restore } from '../../src/engine/services/restore.js';
 import { deleteSavepoint, savepoint } from '../../src/engine/services/savepoint.js';
 import { openMetadataTable } from '../../src/engine/metadata/metadata-table.js';
+import { compactMetadataTable } from '../../src/engine/metadata/metadata-compaction.js';
 import { fixtureCopy } from '../helpers/fixtures.js';
 
 type Row = Record<string, unknown>;
@@ -89,6 +91,22 @@ describe.each(CASES)('$zip', (c) => {
     if (cleaned) expect((await mdtNames(storage)).some((n) => n.startsWith(`${cleaned.instant}_`) && n.endsWith('.deltacommit'))).toBe(true);
     await check('after a clean');
 
+    // A savepoint after the MDT compaction can be restored: each write after it is rolled back on both timelines.
+    await compactMetadataTable(storage, { maxDeltaCommits: 1 }); // so that the next two writes stay in logs
+    const sp2 = await savepoint(new EngineContext(storage, OPTIONS), {});
+    const atSavepoint = expected();
+    for (let i = 0; i < 2; i++) {
+      const k = keys[i] as string;
+      const old = model.get(k) as Row;
+      const next = { ...old, merchant_name: `late${i}`, txn_ts: typeof old.txn_ts === 'bigint' ? old.txn_ts + 1n : (old.txn_ts as number) + 1 };
+      await table.upsert([next], OPTIONS);
+      model.set(k, next);
+    }
+    await check('after two upserts past the second savepoint');
+    await restore(new EngineContext(storage, OPTIONS), sp2.instant);
+    table = await openTable(storage);
+    expect(await rows(table)).toEqual(atSavepoint);
+    expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
     const mdt = await openMetadataTable(storage);
     expect(mdt!.timeline.pending()).toEqual([]);
   });

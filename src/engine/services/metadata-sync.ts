@@ -86,12 +86,15 @@ export async function compactionToMetadata(state: TableState, instant: string, m
 }
 
 /**
- * The completed MDT compaction later than data instant `instantTime`, if any (Java's validateRollback): its base
- * files have folded in the MDT deltacommits up to it, so rolling back a data instant at or before it would leave
- * that instant's files in the MDT — a rollback or restore reaching back past it is refused.
+ * The completed MDT compaction that folded in the MDT deltacommit of one of the data instants `targets`, if any
+ * (Java's validateRollback): its base files hold what that deltacommit added, so rolling the data instant back
+ * by deleting its MDT logs would leave it in the MDT — such a rollback or restore is refused.
  */
-export async function metadataCompactionAfter(storage: Storage, config: TableConfig, instantTime: string): Promise<string | undefined> {
-  if (config.version < 8) return undefined;
+export async function metadataCompactionAfter(storage: Storage, config: TableConfig, targets: readonly string[]): Promise<string | undefined> {
+  if (config.version < 8 || targets.length === 0) return undefined;
   const timeline = await metadataTableTimeline(storage, config);
-  return timeline?.completed().find((i) => i.action === 'commit' && compareInstantTimes(i.requestedTime, instantTime) > 0)?.requestedTime;
+  if (!timeline) return undefined;
+  const wanted = new Set(targets);
+  const folded = timeline.completed().filter((i) => i.action === 'deltacommit' && wanted.has(i.requestedTime));
+  return timeline.completed().find((c) => c.action === 'commit' && folded.some((d) => compareInstantTimes(d.completionTime ?? d.requestedTime, c.requestedTime) < 0))?.requestedTime;
 }

@@ -56,18 +56,17 @@ export async function restore(ctx: EngineContext, savepointInstant: string | Ins
     state = await reloadTimeline(state);
   }
   if (result) return result;
-  // The metadata table is restored by rolling back each rolled-back write's MDT deltacommit: impossible once an
-  // MDT compaction after the savepoint folded them into its base files (Java refuses the same).
-  const compacted = await metadataCompactionAfter(storage, state.config, time);
-  if (compacted !== undefined) {
-    throw new LakeletError('UNSUPPORTED', `restore: the metadata table was compacted at ${compacted}, after savepoint ${time}; its base files hold the writes a restore would roll back — nothing was written`, { instant: time, value: compacted });
-  }
-
   if ((await rollbackFailedWrites(state, options.now)).length > 0) state = await reloadTimeline(state);
   const instantsToRollback: InstantInfo[] = state.timeline.instants
     .filter((i) => WRITE_ACTIONS.has(i.action) && compareInstantTimes(i.requestedTime, time) > 0)
     .reverse()
     .map((i) => ({ commitTime: i.requestedTime, action: i.action }));
+  // The metadata table is restored by rolling back each rolled-back write's MDT deltacommit: impossible once an
+  // MDT compaction folded one of them into its base files (Java refuses the same).
+  const compacted = await metadataCompactionAfter(storage, state.config, instantsToRollback.map((i) => i.commitTime));
+  if (compacted !== undefined) {
+    throw new LakeletError('UNSUPPORTED', `restore: the metadata table was compacted at ${compacted}, folding in writes after savepoint ${time} that a restore would roll back — nothing was written`, { instant: time, value: compacted });
+  }
   const plan: RestorePlan = { instantsToRollback, version: 2, savepointToRestoreTimestamp: time };
   // Under the commit lock at a fresh time (no other instant of any action shares it).
   // Like its rollback of pending writes above, a restore takes every other writer for gone (timeout 0).
