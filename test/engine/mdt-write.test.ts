@@ -68,13 +68,23 @@ describe.each(CASES)('$zip', (c) => {
     await table.insert([n2], OPTIONS);
     model.set('LAKELET-2', n2);
     await check('after an insert');
+    // Insert overwrite of the table: every key leaves record_index, the new one enters it; the replaced files
+    // stay listed in `files` until a clean. (This fixture's time-based partition paths are not accepted as
+    // `partitions` by insertOverwrite, so its partition overwrite is covered by mdt-write-create.)
+    const partitionOf = new Map<string, string>();
+    for await (const r of (await openTable(storage)).rows()) partitionOf.set(String(r._hoodie_record_key), String(r._hoodie_partition_path));
+    const o1 = copyAs('LAKELET-2', 'LAKELET-3', 'lakelet-overwrite');
+    await table.insertOverwriteTable([o1], OPTIONS);
+    for (const k of partitionOf.keys()) model.delete(k);
+    model.set('LAKELET-3', o1);
+    await check('after an insert overwrite');
 
     // Every data instant we wrote has an MDT deltacommit: requested empty, inflight an empty UPSERT_PREPPED
     // commit metadata, completed before the data instant with one write stat per new MDT log file.
     const added = (await mdtTimeline(storage)).filter((n) => !before.has(n));
     // (An MDT compaction the services may run after a write is a `commit`, not counted here.)
     const completed = added.map((n) => parseInstantFileName(n)).filter((i) => i?.state === 'COMPLETED' && i.action === 'deltacommit');
-    expect(completed).toHaveLength(3);
+    expect(completed).toHaveLength(4);
     const dataTimeline = (await storage.list('.hoodie/timeline')).map((f) => parseInstantFileName(f.path.split('/').pop() as string));
     const fixtureInflight = (await fixture.list(MDT_TIMELINE)).find((f) => f.path.endsWith('.deltacommit.inflight') && f.size > 0);
     const fixtureCompleted = (await fixture.list(MDT_TIMELINE)).find((f) => /\/2\d+_\d+\.deltacommit$/.test(f.path));
@@ -105,8 +115,9 @@ describe.each(CASES)('$zip', (c) => {
         expect(name).toMatch(new RegExp(`^\\.${s.fileId}_${t}\\.log\\.1_\\d+-\\d+-\\d+$`));
         expect((await storage.head(`.hoodie/metadata/${s.path}`)).size).toBe(s.fileSizeInBytes);
       }
-      // files always receives the instant's files; record_index exactly when keys were placed or deleted.
+      // files always receives the instant's files, record_index the placed or deleted keys.
       expect(Object.keys(md.partitionToWriteStats)).toContain('files');
+      expect(Object.keys(md.partitionToWriteStats)).toContain('record_index');
     }
   });
 });

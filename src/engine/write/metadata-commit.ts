@@ -3,6 +3,8 @@
 // (files from the write stats, record_index from the write's key changes, column/partition stats over the
 // committed view as it is now under the lock), the records per MDT file group, and the MDT deltacommit named
 // after the data instant. The data instant then completes after the MDT deltacommit's completion time.
+import type { FileSystemView } from '../../file-group/file-system-view.js';
+import { fileGroupKey } from '../../file-group/file-slice.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import { metadataWriteRecords, type RecordIndexUpsert } from '../../metadata/metadata-write-records.js';
 import { withMetaFields } from '../../schema/table-schema.js';
@@ -34,6 +36,15 @@ export async function metadataRecordIndexChanges(commit: CommittedWrite): Promis
   };
 }
 
+/** `view` without the file groups an overwrite replaces (partition stats cover the slices that stay live). */
+function withoutReplaced(view: FileSystemView, replaced: ReadonlyMap<string, readonly string[]>): FileSystemView {
+  if (replaced.size === 0) return view;
+  const gone = new Set([...replaced].flatMap(([p, ids]) => ids.map((id) => fileGroupKey(p, id))));
+  const filtered = Object.create(view) as FileSystemView;
+  filtered.latestSlices = (options) => view.latestSlices(options).filter((s) => !gone.has(fileGroupKey(s.partitionPath, s.fileId)));
+  return filtered;
+}
+
 /** Does the table keep a metadata table lakelet writes to (v8/v9 listing metadata partitions)? */
 export function hasMetadataTable(state: TableState): boolean {
   return state.config.version >= 8 && parseMetadataPartitions(state.config.properties.get('hoodie.table.metadata.partitions')).length > 0;
@@ -63,7 +74,7 @@ export function metadataCommitHooks(state: TableState, inflight: InflightWrite, 
         timelineTimezone: config.properties.get('hoodie.table.timeline.timezone'),
         schema: config.populateMetaFields ? withMetaFields(commit.schema) : commit.schema,
         populateMetaFields: config.populateMetaFields,
-        view: await current.fileSystemView(),
+        view: withoutReplaced(await current.fileSystemView(), commit.replaced),
         writeStats,
         recordIndex,
         ...(commit.operation === 'DELETE_PARTITION' ? { deletedPartitions: [...commit.replaced.keys()] } : {}),
