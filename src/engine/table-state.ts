@@ -93,6 +93,13 @@ export class TableState {
     return next;
   }
 
+  /** This state with the given listing (same config, timeline and commit-metadata cache). */
+  withListing(listing: DataListing): TableState {
+    const next = this.withLister(async () => listing);
+    next.files = Promise.resolve(listing);
+    return next;
+  }
+
   /** This state with another timeline (the archived writes merged in): same lister and the same listing. */
   withTimeline(timeline: Timeline): TableState {
     const next = new TableState(this.storage, this.config, timeline, this.lister);

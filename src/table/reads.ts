@@ -5,8 +5,8 @@ import type { ArrowTable } from '../arrow/arrow.js';
 import { executeRead, resolveIncremental, resolveQuery, type ResolvedRead } from '../engine/read/query.js';
 import type { ReadWarning } from '../engine/read/file-slice-reader.js';
 import { listDataFiles, type DataFileLister, type TableState } from '../engine/table-state.js';
-import { hasMetadataFilesPartition, loadDataListing, type ListingMode } from '../engine/metadata/metadata-listing.js';
-import { invalidArgument } from '../errors.js';
+import { fallbackWarning, hasMetadataFilesPartition, loadDataListing, type ListingMode } from '../engine/metadata/metadata-listing.js';
+import { invalidArgument, isLakeletError } from '../errors.js';
 import type { FileSliceOptions, RowsOptions } from '../types.js';
 
 /** Lists a state's data files through its metadata table (falling back to storage, with a warning). */
@@ -27,6 +27,29 @@ export function readState(state: TableState, listing: ListingMode | undefined): 
   let twin = METADATA_STATES.get(state);
   if (!twin) METADATA_STATES.set(state, (twin = state.withLister(metadataLister)));
   return twin;
+}
+
+/** The storage-listed twin of a metadata-listed state whose MDT missed a committed file (made once). */
+const FALLBACK_STATES = new WeakMap<TableState, Promise<TableState>>();
+
+/**
+ * Resolve a read on `state`; when it is listed through the metadata table and the view finds a file a completed
+ * write names missing from that listing (`NOT_FOUND`: a stale `files` partition), resolve it again on a storage
+ * listing with a `METADATA_FALLBACK` warning — storage is the truth (a file missing there fails as before).
+ */
+export async function resolveWithFallback(state: TableState, resolve: (s: TableState) => Promise<ResolvedRead>): Promise<ResolvedRead> {
+  try {
+    return await resolve(state);
+  } catch (err) {
+    if (!isLakeletError(err, 'NOT_FOUND') || (await state.listing()).source !== 'metadata') throw err;
+    let fallback = FALLBACK_STATES.get(state);
+    if (!fallback) {
+      const path = typeof err.context.path === 'string' ? err.context.path : '.';
+      fallback = listDataFiles(state.storage).then((files) => state.withListing({ files, source: 'storage', warning: fallbackWarning({ message: `the files partition does not list ${path}, which a completed write names`, path }) }));
+      FALLBACK_STATES.set(state, fallback);
+    }
+    return resolve(await fallback);
+  }
 }
 
 /** `rows()`'s query: incremental over `(from, to]` when `from` is given, else a snapshot query. */

@@ -28,7 +28,7 @@ import { finishPendingRestores, restore, type RestoreResult } from '../engine/se
 import type { WriteInput } from '../engine/write/records.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
-import { collectArrow, readState, resolveRowsRead, resolveSliceRead } from './reads.js';
+import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { TableReadDefaults } from '../engine/context.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
@@ -130,19 +130,19 @@ export class Table {
    * `from`) an incremental query over `(from, to]`. Filters on partition fields prune partitions.
    */
   async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
-    return (await resolveSliceRead(this.readState(options.listing), options)).plan.slices;
+    return (await resolveWithFallback(this.readState(options.listing), (s) => resolveSliceRead(s, options))).plan.slices;
   }
 
   /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
   async query(options: QueryOptions = {}): Promise<ArrowTable> {
     const state = this.readState(options.listing);
-    return collectArrow(state, await resolveQuery(state, options), options.onWarning);
+    return collectArrow(state, await resolveWithFallback(state, (s) => resolveQuery(s, options)), options.onWarning);
   }
 
   /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
   async incremental(options: IncrementalOptions): Promise<ArrowTable> {
     const state = this.readState(options.listing);
-    return collectArrow(state, await resolveIncremental(state, options), options.onWarning);
+    return collectArrow(state, await resolveWithFallback(state, (s) => resolveIncremental(s, options)), options.onWarning);
   }
 
   /**
@@ -152,7 +152,7 @@ export class Table {
    */
   async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
     const state = this.readState(options.listing);
-    yield* executeRead(state, await resolveRowsRead(state, options), options.onWarning);
+    yield* executeRead(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
   }
 
   /** Insert new records and update existing ones (by record key), keeping the greatest ordering value. */

@@ -106,6 +106,26 @@ describe('listing through the metadata table', () => {
   });
 });
 
+describe('a stale metadata table', () => {
+  it('that misses the newest commit altogether is caught by the view and read from storage, with a warning', async () => {
+    const zip = FIXTURES[0] as string;
+    const copy = await fixtureCopy(zip);
+    const newest = '20260403183846789'; // the last data commit: its MDT deltacommit and log removed, as a writer ignoring the MDT leaves it
+    const mdtTimeline = `${METADATA_TABLE_DIR}/.hoodie/timeline`;
+    const gone = [...(await copy.list(mdtTimeline)), ...(await copy.list(`${METADATA_TABLE_DIR}/files`))].map((f) => f.path).filter((p) => p.split('/').at(-1)?.includes(newest));
+    expect(gone.length).toBeGreaterThanOrEqual(4); // requested, inflight, completed, the files log
+    for (const p of gone) await copy.delete(p);
+    const warnings: ReadWarning[] = [];
+    const table = await openTable(copy);
+    const rows = sorted(await collect(table.rows({ onWarning: (w) => warnings.push(w) })));
+    expect(rows).toEqual(sorted(await collect((await openTable(await fixtureStorage(zip), { listing: 'storage' })).rows())));
+    expect(warnings.map((w) => w.code)).toEqual(['METADATA_FALLBACK']);
+    expect(warnings[0]?.message).toContain('does not list'); // the view's committed-file check, not the log check
+    expect(warnings[0]?.message).toContain(newest);
+    expect(await table.fileSlices()).toEqual(await (await openTable(await fixtureStorage(zip), { listing: 'storage' })).fileSlices());
+  });
+});
+
 describe('data skipping through the metadata table', () => {
   /** Rows and data files opened for `filters` with metadata and storage listing. */
   async function both(zip: string, options: { filters: Filter[]; asOf?: string; readOptimized?: boolean }) {
