@@ -14,6 +14,7 @@ import { collect, fixtureCopy } from '../helpers/fixtures.js';
 import { addTimelineFile, completedFile, dropInstants, setCompletionTime } from '../helpers/timeline-edit.js';
 import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
 import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import { serializeCommitMetadataAvro } from '../../src/timeline/commit-metadata-avro.js';
 
 const P = '20260307135';
 const MOR = { d1: `${P}827749`, d2: `${P}830801`, d3: `${P}832616`, d4: `${P}833781`, d5: `${P}834808`, d1Done: `${P}829538`, d3Done: `${P}833037`, d4Done: `${P}834136`, d2Done: `${P}834500` };
@@ -136,10 +137,13 @@ describe('MOR v9, a deltacommit requested after compaction C was requested and c
     const record = decodeAvroDataBlock(block!, d2Log).records[0] as Record<string, unknown>;
     const schema = block!.header.SCHEMA as string;
     const changed = { ...record, _hoodie_commit_time: DX, _hoodie_commit_seqno: `${DX}_0_1`, txn_type: 'chargeback', txn_ts: (record.txn_ts as bigint) + 1000n };
-    await s.write(`region=us/.${US}_${DX}.log.1_0-99-199`, encodeLogBlock('AVRO_DATA', { INSTANT_TIME: DX, SCHEMA: schema }, encodeAvroDataBlockContent(schema, [changed])));
-    // DX's commit metadata: D2's (it names D2's log, which exists).
+    const dxLog = `region=us/.${US}_${DX}.log.1_0-99-199`;
+    const dxBytes = encodeLogBlock('AVRO_DATA', { INSTANT_TIME: DX, SCHEMA: schema }, encodeAvroDataBlockContent(schema, [changed]));
+    await s.write(dxLog, dxBytes);
+    // DX's commit metadata names its own log (a merge-on-read incremental read reads only the window's files).
     await addTimelineFile(s, `${DX}.deltacommit.requested`);
-    await addTimelineFile(s, `${DX}_${DXDone}.deltacommit`, (await completedFile(s, MOR.d2)).bytes);
+    const stat = { fileId: US, path: dxLog, partitionPath: 'region=us', prevCommit: MOR.d1, numWrites: 1, numUpdateWrites: 1, totalWriteBytes: dxBytes.length, fileSizeInBytes: dxBytes.length, logFiles: [dxLog.slice('region=us/'.length)] };
+    await addTimelineFile(s, `${DX}_${DXDone}.deltacommit`, serializeCommitMetadataAvro({ partitionToWriteStats: { 'region=us': [stat] }, operationType: 'UPSERT' }));
     return s;
   }
   const txn001 = async (s: Storage, options: Record<string, unknown>) => (await rowsOf(s, options)).filter((r) => r.startsWith('TXN-001'));
