@@ -217,3 +217,6 @@ export function metadataTimelineDir(layoutVersion: number, timelineFolder?: stri
 
 /** The index definitions file of a v9 table with a metadata table (`hoodie.table.index.defs.path`). */
 export const INDEX_DEFS_PATH = `${HOODIE_DIR}/.index_defs/index.json`;
+
+/** The backup Hudi writes while it changes hoodie.properties (readers use it while the main file is missing). */
+export const PROPERTIES_BACKUP_PATH = `${PROPERTIES_PATH}.backup`;

@@ -9,6 +9,7 @@ import { formatProperties, parseProperties } from '../config/properties.js';
 import { parseKeyGeneratorType } from '../keygen/key-generator.js';
 import { METADATA_TABLE_DIR, PROPERTIES_PATH } from '../layout.js';
 import type { TableState } from './table-state.js';
+import { metadataTableRefusals } from './metadata/metadata-drop.js';
 
 /** The mutating operations the guard knows: data writes and every table service. */
 export type MaintenanceOperation = 'write' | 'compact' | 'clean' | 'archive' | 'savepoint' | 'deleteSavepoint' | 'restore' | 'rollback';
@@ -60,8 +61,9 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
   if (mdt !== '') {
     if (config.version < 8) add('hoodie.table.metadata.partitions', mdt, 'the metadata table is enabled and lakelet does not maintain it on table version 6');
     else {
+      // Partitions lakelet does not maintain are dropped by the next write (engine/metadata/metadata-drop.ts).
       const foreign = listed.filter((p) => !MAINTAINED_METADATA_PARTITIONS.has(p));
-      if (foreign.length > 0) add('hoodie.table.metadata.partitions', mdt, `lakelet does not maintain the metadata partition(s) ${foreign.join(', ')}`);
+      if (foreign.length > 0 && operation !== 'write') add('hoodie.table.metadata.partitions', mdt, `lakelet does not maintain the metadata partition(s) ${foreign.join(', ')} (a write drops them)`);
       else if (!METADATA_MAINTAINED_OPERATIONS.has(operation)) add('hoodie.table.metadata.partitions', mdt, `lakelet does not yet keep the metadata table in step with ${operation}`);
       else if (!hasMetadataFolder) add(METADATA_TABLE_DIR, 'missing', 'the table lists metadata partitions but has no metadata table folder');
     }
@@ -111,6 +113,7 @@ export async function checkTableMaintainable(state: TableState, operation: Maint
   const { config, storage } = state;
   const hasMetadataFolder = (await storage.list(METADATA_TABLE_DIR)).length > 0;
   const problems = tableSupportProblems(config, hasMetadataFolder, operation);
+  for (const [property, value, reason] of await metadataTableRefusals(storage, config)) problems.push({ property, value, reason });
   const first = problems[0];
   if (!first) return;
   const more = problems.length > 1 ? ` (and ${problems.slice(1).map((p) => p.property).join(', ')})` : '';

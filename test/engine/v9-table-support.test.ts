@@ -54,12 +54,32 @@ describe('v8/v9 tables lakelet refuses', () => {
     expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files,record_index' }, true)).toEqual([]);
     expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'column_stats,files,partition_stats,record_index' }, true)).toEqual([]);
     expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files' })).toEqual(['.hoodie/metadata']);
-    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files,bloom_filters' }, true)).toEqual(['hoodie.table.metadata.partitions']);
+    // A partition lakelet does not maintain is dropped by a write (so no problem for it), refused for a service.
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files,bloom_filters' }, true)).toEqual([]);
+    expect(tableSupportProblems(await configOf(v9, { 'hoodie.table.metadata.partitions': 'files,secondary_index_x' }), true, 'clean').map((p) => p.property)).toEqual(['hoodie.table.metadata.partitions']);
+    expect(await problems(v9, { 'hoodie.table.metadata.partitions': 'files', 'hoodie.table.version': '6', 'hoodie.timeline.layout.version': '1' }, true)).toContain('hoodie.table.metadata.partitions');
     expect(await problems(v9, { 'hoodie.table.metadata.partitions.inflight': 'record_index' })).toEqual(['hoodie.table.metadata.partitions.inflight']);
     expect(await problems(v9, {}, true)).toEqual(['.hoodie/metadata']);
     expect(await problems(v9, { 'hoodie.table.format': 'iceberg' })).toEqual(['hoodie.table.format']);
     expect(await problems(v8, { 'hoodie.record.merge.strategy.id': '1897ef5f-18bc-4557-939c-9d6a8afd1519' })).toEqual(['hoodie.record.merge.strategy.id']);
     expect(await problems(v8, { 'hoodie.compaction.payload.class': 'com.example.MyPayload' })).toEqual(['hoodie.compaction.payload.class']);
     expect(await problems(v9, { 'hoodie.record.merge.mode': 'CUSTOM' })).toEqual(['hoodie.record.merge.mode']);
+  });
+
+  test('a partitioned record index, or an MDT of another table version: a write is UNSUPPORTED naming the file, nothing written', async () => {
+    const MDT_FIXTURE = 'sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip';
+    const partitioned = await fixtureCopy(MDT_FIXTURE);
+    const defs = JSON.parse(new TextDecoder().decode(await partitioned.read('.hoodie/.index_defs/index.json')));
+    defs.indexDefinitions.record_index.indexOptions.isPartitioned = 'true';
+    await partitioned.write('.hoodie/.index_defs/index.json', new TextEncoder().encode(JSON.stringify(defs)));
+    const before = (await partitioned.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort();
+    await expect((await openTable(partitioned)).upsert([{ txn_id: 'x' }])).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: '.hoodie/.index_defs/index.json' } });
+    expect((await partitioned.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort()).toEqual(before);
+    const other = await fixtureCopy(MDT_FIXTURE);
+    const mdtProps = '.hoodie/metadata/.hoodie/hoodie.properties';
+    const props = parseProperties(new TextDecoder().decode(await other.read(mdtProps)));
+    props.set('hoodie.table.version', '8');
+    await other.write(mdtProps, new TextEncoder().encode(formatProperties(props, ['edited'])));
+    await expect((await openTable(other)).upsert([{ txn_id: 'x' }])).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: mdtProps, value: '8' } });
   });
 });

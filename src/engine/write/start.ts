@@ -8,7 +8,8 @@ import type { EngineContext } from '../context.js';
 import { finishPendingRestores } from '../services/restore.js';
 import { rollbackFailedWrites } from '../services/rollback.js';
 import { dropInterruptedSavepoints } from '../services/savepoint.js';
-import { checkTableMaintainable } from '../table-support.js';
+import { checkTableMaintainable, MAINTAINED_METADATA_PARTITIONS } from '../table-support.js';
+import { dropUnmaintainedMetadataPartitions } from '../metadata/metadata-drop.js';
 import { TableState } from '../table-state.js';
 import { commitAction, isReplaceOperation, type WriteOperation } from './operation.js';
 import type { ResolvedWriteOptions } from './write-options.js';
@@ -28,6 +29,12 @@ export interface PreparedTable {
 export async function prepareTable(ctx: EngineContext, options: ResolvedWriteOptions, now: Date | undefined): Promise<PreparedTable> {
   let loaded = await ctx.load();
   await checkTableMaintainable(loaded, 'write');
+  // MDT partitions lakelet does not maintain leave the table before anything else is written (never left stale).
+  const drop = await dropUnmaintainedMetadataPartitions(ctx.storage, loaded.config, MAINTAINED_METADATA_PARTITIONS);
+  if (drop.propertiesChanged) {
+    ctx.invalidate({ config: true });
+    loaded = await ctx.load();
+  }
   if ((await finishPendingRestores(loaded, now ? { now } : {})).length > 0) loaded = await ctx.reload();
   if ((await dropInterruptedSavepoints(loaded)) > 0) loaded = await ctx.reload();
   if ((await rollbackFailedWrites(loaded, now, options.heartbeatTimeoutMs, options.clock)).length > 0) loaded = await ctx.reload();
