@@ -6,6 +6,7 @@ import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../../timeline
 import { dropCompactionPlan } from './compaction.js';
 import { isTableServiceCommit, rollbackFailedWrites, rollbackInstant, rollbackPendingWrite, type RollbackOptions, type RollbackResult } from './rollback.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
+import { metadataCompactionAfter } from './metadata-sync.js';
 
 /**
  * Undo a write: by default the newest pending write if there is one (a crashed write, never the last good
@@ -67,6 +68,12 @@ export async function rollbackLatestWrite(ctx: EngineContext, instant?: string, 
   const blocked = undone.find((w) => savepointed.has(w.requestedTime));
   if (blocked) {
     throw new LakeletError('INVALID_ARGUMENT', `rollback: ${blocked.requestedTime} is savepointed; delete the savepoint first`, { instant: blocked.requestedTime });
+  }
+  // Rolling back deletes the writes' MDT logs: impossible once an MDT compaction folded one of their MDT
+  // deltacommits into its base files (Java's validateRollback refuses it; a restore cannot undo it either).
+  const compacted = await metadataCompactionAfter(state.storage, state.config, undone.map((w) => w.requestedTime));
+  if (compacted !== undefined) {
+    throw new LakeletError('UNSUPPORTED', `rollback: the metadata table was compacted at ${compacted}, folding in ${time} — nothing was written`, { instant: time, value: compacted });
   }
   for (const service of writes.filter((w) => compareInstantTimes(w.requestedTime, target.requestedTime) > 0).reverse()) {
     await rollbackInstant(state, service, now);
