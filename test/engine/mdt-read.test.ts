@@ -153,6 +153,14 @@ describe('data skipping through the metadata table', () => {
     expect(none.metaFiles.size).toBe(0);
   });
 
+  it('reads only the record-index group on a non-partitioned table too', async () => {
+    const r = await both(FIXTURES[1] as string, { filters: [['txn_id', '=', 'TXN-003']] });
+    expect(r.meta).toEqual(r.storage);
+    expect(r.meta).toHaveLength(1);
+    expect([...r.metaFiles].map((p) => p.split('/').at(-1))).toEqual([String(JSON.parse(r.meta[0] as string)._hoodie_file_name)]);
+    expect(r.storageFiles.size).toBe(2);
+  });
+
   it('does not prune time travel by the record index (a key may have lived elsewhere then)', async () => {
     const zip = FIXTURES[0] as string;
     const table = await openTable(await fixtureStorage(zip), { listing: 'storage' });

@@ -10,6 +10,7 @@ import { isMetadataInitInstant, METADATA_PARTITION, parseMetadataPartitions } fr
 import type { TableConfig } from '../../config/table-config.js';
 import type { FileInfo, Storage } from '../../storage/storage.js';
 import type { Timeline } from '../../timeline/timeline.js';
+import type { MetadataFileSlice } from '../../metadata/metadata-file-slices.js';
 import { metadataListingFiles, readMetadataListing } from './metadata-reads.js';
 import { openMetadataTable, type MetadataTable } from './metadata-table.js';
 
@@ -77,7 +78,8 @@ export async function loadDataListing(
   if (mode === 'storage' || !hasMetadataFilesPartition(config)) return { files: await storageListing(), source: 'storage' };
   let reason: { message: string; path: string };
   try {
-    const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline: timeline });
+    const opened = await openMetadataTable(storage, { dataConfig: config, dataTimeline: timeline });
+    const mdt = opened && withCachedSlices(opened);
     const incomplete = mdt ? await missingFilesLog(mdt) : { message: 'the metadata table could not be opened', path: '.' };
     if (mdt && !incomplete) {
       const listing = await readMetadataListing(storage, { metadataTable: mdt });
@@ -90,6 +92,19 @@ export async function loadDataListing(
     reason = { message: err.message, path: typeof context.path === 'string' ? context.path : METADATA_PARTITION.FILES };
   }
   return { files: await storageListing(), source: 'storage', warning: fallbackWarning(reason) };
+}
+
+/** The MDT with each partition's latest slices listed once (the listing, its check and the skipping reads share them). */
+function withCachedSlices(mdt: MetadataTable): MetadataTable {
+  const slices = new Map<string, Promise<MetadataFileSlice[]>>();
+  return {
+    ...mdt,
+    latestSlices(partition: string): Promise<MetadataFileSlice[]> {
+      let s = slices.get(partition);
+      if (!s) slices.set(partition, (s = mdt.latestSlices(partition)));
+      return s;
+    },
+  };
 }
 
 /** The warning of a fallback to storage listing. */
