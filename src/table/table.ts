@@ -127,7 +127,7 @@ export class Table {
 
   /**
    * The file slices a query would read: a snapshot or read-optimized query as of an instant, or (with
-   * `from`) an incremental query over `(from, to]`. Filters on partition fields prune partitions.
+   * `from`) an incremental query over `(from, to]`. Filters prune partitions (and, through the metadata table, slices).
    */
   async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
     return (await resolveWithFallback(this.readState(options.listing), (s) => resolveSliceRead(s, options))).plan.slices;
