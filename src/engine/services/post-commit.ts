@@ -55,7 +55,8 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
   }
   if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
   // The metadata table's own compaction when due (and its clean), before archival: archival waits for it.
-  if (await ctx.snapshot().then(hasMetadataTable, () => false)) {
+  const known = ctx.current; // the config as the write loaded it (no storage call)
+  if (known !== undefined && hasMetadataTable(known)) {
     const timing = { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs };
     steps.push(['metadata-compaction', async () => {
       if (await compactMetadataTable(ctx.storage, timing)) await cleanMetadataTable(ctx.storage, timing);
