@@ -116,3 +116,23 @@ test('post-commit services whose MDT side has not landed do not run on a table w
   if (!METADATA_MAINTAINED_OPERATIONS.has('compact')) expect(timeline.filter((p) => p.includes('.compaction.'))).toEqual([]);
   expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
 });
+
+describe.each(['COPY_ON_WRITE', 'MERGE_ON_READ'] as const)('RECORD_INDEX on a v9 %s table with a metadata table', (type) => {
+  test('is Hudi\'s record index: keys found in the MDT (global: an update with a new partition moves the key), no .aux index', { timeout: 60_000 }, async () => {
+    const storage = memoryStorage();
+    const options = { ...OPTIONS, index: 'RECORD_INDEX' } as const;
+    const table = await createTable(storage, { name: 'trips', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion: 9, metadataTable: true, ...options });
+    await table.insert([{ id: 'a', city: 'sf', ts: 1, v: 'a1' }, { id: 'b', city: 'nyc', ts: 1, v: 'b1' }], options);
+    // 'a' moves from sf to la: the MDT record index finds it in sf, so the old copy goes and the key now points to la.
+    await table.upsert([{ id: 'a', city: 'la', ts: 2, v: 'a2' }], options);
+    await table.delete(['b'], options);
+    const rows = new Map<string, string>();
+    for await (const r of (await openTable(storage)).rows()) rows.set(r.id as string, `${String(r.city)}|${String(r.v)}`);
+    expect(rows).toEqual(new Map([['a', 'la|a2']]));
+    const found = (await lookupRecordIndex(storage, ['a', 'b']))!;
+    expect([...found.keys()]).toEqual(['a']);
+    expect(found.get('a')?.partitionPath).toBe('city=la');
+    expect(await storage.list('.hoodie/.aux', { recursive: true })).toEqual([]);
+    expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+  });
+});

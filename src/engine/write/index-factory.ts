@@ -1,10 +1,22 @@
 // The index a write tags with (Hudi's HoodieIndexFactory): one `Index` per index type; the IN_MEMORY one is the
-// object a Table keeps across its writes (its key map lives there), or a fresh one for a write without a Table.
+// object a Table keeps across its writes (its key map lives there), or a fresh one for a write without a Table;
+// RECORD_INDEX is the MDT's record index on v8/v9 tables that have one.
 import type { IndexType } from '../../index/index-type.js';
 import { baseFileIndex } from './base-file-index.js';
 import { InMemoryIndex } from './in-memory-index.js';
 import { recordLevelIndex } from './record-index.js';
 import type { Index } from './tag.js';
+import { hasMetadataRecordIndex, metadataRecordLevelIndex } from './record-index-mdt.js';
+
+/**
+ * RECORD_INDEX: Hudi's record index in the MDT on v8/v9 tables that list `record_index`; lakelet's `.aux` index
+ * otherwise (v6 tables, and v8/v9 tables without an MDT record index).
+ */
+const recordIndexForTable: Index = {
+  type: 'RECORD_INDEX',
+  tag: (input) => (hasMetadataRecordIndex(input.state) ? metadataRecordLevelIndex : recordLevelIndex).tag(input),
+  update: (commit) => (hasMetadataRecordIndex(commit.state) ? metadataRecordLevelIndex : recordLevelIndex).update(commit),
+};
 
 /** The index of `type`; `inMemory` is the IN_MEMORY index to use (its map kept between writes). */
 export function createIndex(type: IndexType, inMemory?: InMemoryIndex): Index {
@@ -12,7 +24,7 @@ export function createIndex(type: IndexType, inMemory?: InMemoryIndex): Index {
     case 'IN_MEMORY':
       return inMemory ?? new InMemoryIndex();
     case 'RECORD_INDEX':
-      return recordLevelIndex;
+      return recordIndexForTable;
     default:
       return baseFileIndex(type);
   }
