@@ -142,7 +142,7 @@ describe('MOR v9, a deltacommit requested after compaction C was requested and c
     await s.write(dxLog, dxBytes);
     // DX's commit metadata names its own log (a merge-on-read incremental read reads only the window's files).
     await addTimelineFile(s, `${DX}.deltacommit.requested`);
-    const stat = { fileId: US, path: dxLog, partitionPath: 'region=us', prevCommit: MOR.d1, numWrites: 1, numUpdateWrites: 1, totalWriteBytes: dxBytes.length, fileSizeInBytes: dxBytes.length, logFiles: [dxLog.slice('region=us/'.length)] };
+    const stat = { fileId: US, path: dxLog, partitionPath: 'region=us', prevCommit: MOR.d1, numWrites: 1, numUpdateWrites: 1, numInserts: 0, numDeletes: 0, totalWriteBytes: dxBytes.length, fileSizeInBytes: dxBytes.length, logFiles: [dxLog.slice('region=us/'.length)] };
     await addTimelineFile(s, `${DX}_${DXDone}.deltacommit`, serializeCommitMetadataAvro({ partitionToWriteStats: { 'region=us': [stat] }, operationType: 'UPSERT' }));
     return s;
   }
