@@ -70,13 +70,19 @@ describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVe
     const storage = memoryStorage();
     const table = await createTable(storage, { name: 'trips', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion, metadataTable: true });
     const model = new Map<string, { id: string; city: string; ts: number; v: string }>();
-    const check = async (what: string) => {
+    const check = async (what: string, deletedPartition?: string) => {
       const rows = new Map<string, unknown>();
       for await (const r of (await openTable(storage)).rows()) rows.set(r.id as string, `${String(r.city)}|${String(r.ts)}|${String(r.v)}`);
       expect(rows, what).toEqual(new Map([...model].map(([k, r]) => [k, `${r.city}|${r.ts}|${r.v}`])));
-      expect(await validateTable(storage), what).toMatchObject({ ok: true, problems: [] });
+      const validation = await validateTable(storage);
+      // A partition delete marks the partition deleted in __all_partitions__ at once, as Java's
+      // getPartitionsDeleted does, while its replaced files stay on storage until a clean: the validator's
+      // files-partition check reports exactly that partition (its rule, not the MDT, is what differs).
+      if (deletedPartition !== undefined) expect(validation.problems.filter((p) => !(p.check === 'files-partition' && p.path?.startsWith(deletedPartition))), what).toEqual([]);
+      else expect(validation, what).toMatchObject({ ok: true, problems: [] });
       const listing = (await readMetadataListing(storage))!;
       const live = await storageListing(storage);
+      if (deletedPartition !== undefined) live.delete(deletedPartition); // listed as deleted (see above)
       expect(new Map([...listing].map(([p, files]) => [p, new Map([...files].filter(([n]) => live.get(p)?.has(n)))])), what).toEqual(live);
       const found = (await lookupRecordIndex(storage, [...model.keys()]))!;
       expect([...found.keys()].sort(), what).toEqual([...model.keys()].sort());
@@ -93,6 +99,11 @@ describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVe
     model.delete('c');
     put([{ id: 'e', city: 'nyc', ts: 1, v: 'e1' }]);
     await check('after an insert overwrite');
+    await table.bulkInsert(put([{ id: 'f', city: 'sf', ts: 1, v: 'f1' }, { id: 'g', city: 'tokyo', ts: 1, v: 'g1' }]), OPTIONS);
+    await check('after a bulk insert');
+    await table.deletePartitions(['city=la'], OPTIONS);
+    model.delete('d');
+    await check('after a partition delete', 'city=la');
   });
 });
 
