@@ -13,6 +13,8 @@ import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
 import { initializeMetadataTable, type InitializedMetadataTable } from './metadata/metadata-init.js';
+import { columnsToIndex } from '../metadata/column-stats.js';
+import { withMetaFields } from '../schema/table-schema.js';
 
 /** What defines a new table (everything of `createTable`'s options that is not a write option). */
 export interface TableDefinition {
@@ -49,8 +51,8 @@ export interface TableDefinition {
    */
   tableVersion?: CreatableTableVersion;
   /**
-   * v8/v9: create the table with a metadata table (`files` and `record_index`, as Hudi initialises them), kept in
-   * step by every write. Default {@link DEFAULT_METADATA_TABLE}. Ignored (no MDT) on version 6.
+   * v8/v9: create the table with a metadata table (`files`, `record_index` and — when `schema` is given —
+   * `column_stats` and, partitioned, `partition_stats`, as Hudi initialises them), kept in step by every write. Default {@link DEFAULT_METADATA_TABLE}. Ignored (no MDT) on version 6.
    */
   metadataTable?: boolean;
 }
@@ -122,7 +124,8 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   // The MDT first, complete, then the properties that list it; never over an existing table (the create below
   // then reports it).
   if (version !== 6 && (options.metadataTable ?? DEFAULT_METADATA_TABLE) && !(await exists(storage, PROPERTIES_PATH))) {
-    metadata = await initializeMetadataTable(storage, options.name, version, options.clock);
+    const statsColumns = schema ? columnsToIndex(withMetaFields(schema), { populateMetaFields: true }) : undefined;
+    metadata = await initializeMetadataTable(storage, options.name, version, { partitioned: partitionFields.length > 0, ...(statsColumns ? { statsColumns } : {}) }, options.clock);
   }
   const text = createTableProperties({
     ...(metadata ? { metadataPartitions: metadata.partitions, ...(metadata.indexDefsPath ? { indexDefsPath: metadata.indexDefsPath } : {}) } : {}),

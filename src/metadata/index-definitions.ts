@@ -19,6 +19,11 @@ export function recordIndexDefinition(): IndexDefinition {
   return { indexName: 'record_index', indexType: 'record_index', indexFunction: '', sourceFields: [], indexOptions: { isPartitioned: 'false' }, version: 'V1' };
 }
 
+/** The column stats index's definition as Hudi 1.1 writes it: the indexed columns (meta columns first). */
+export function columnStatsDefinition(columns: readonly string[]): IndexDefinition {
+  return { indexName: 'column_stats', indexType: 'column_stats', indexFunction: 'column_stats', sourceFields: [...columns], indexOptions: {}, version: 'V2' };
+}
+
 /** Parse index.json: index name → definition. Not JSON of that shape → `CORRUPT_FILE`. */
 export function parseIndexDefinitions(text: string, path: string): Map<string, IndexDefinition> {
   let json: unknown;

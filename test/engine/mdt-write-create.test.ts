@@ -66,9 +66,26 @@ describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVe
     expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
   });
 
-  test.each(['COPY_ON_WRITE', 'MERGE_ON_READ'] as const)('%s: inserts, upserts, deletes and an overwrite keep the MDT equal to storage and the data', { timeout: 60_000 }, async (type) => {
+  test.each([
+    ['COPY_ON_WRITE', false], ['MERGE_ON_READ', false], ['COPY_ON_WRITE', true], ['MERGE_ON_READ', true],
+  ] as const)('%s (schema given: %s): inserts, upserts, deletes and an overwrite keep the MDT equal to storage and the data', { timeout: 60_000 }, async (type, withSchema) => {
     const storage = memoryStorage();
-    const table = await createTable(storage, { name: 'trips', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion, metadataTable: true });
+    // With a schema, column_stats and partition_stats are initialised too (Hudi's order 0 files, 1 column_stats,
+    // 2 record_index, 3 partition_stats) and kept by every write.
+    const schema = { type: 'record', name: 'trip', fields: [{ name: 'id', type: 'string' }, { name: 'city', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'string'], default: null }] };
+    const table = await createTable(storage, { name: 'trips', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['city'], tableVersion, metadataTable: true, ...(withSchema ? { schema } : {}) });
+    expect((await props(storage)).get('hoodie.table.metadata.partitions')).toBe(withSchema ? 'column_stats,files,partition_stats,record_index' : 'files,record_index');
+    if (withSchema) {
+      const mdtTimeline = (await storage.list('.hoodie/metadata/.hoodie/timeline')).map((f) => f.path.split('/').pop()!).filter((n) => /_\d{17}\.deltacommit$/.test(n)).sort();
+      expect(mdtTimeline.map((n) => n.slice(0, 17))).toEqual(['00000000000000000', '00000000000000001', '00000000000000002', '00000000000000003']);
+      expect((await storage.list('.hoodie/metadata/column_stats')).filter((f) => f.path.includes('_00000000000000001.log.')).length).toBe(2);
+      expect((await storage.list('.hoodie/metadata/record_index')).filter((f) => f.path.includes('_00000000000000002.log.')).length).toBe(10);
+      expect((await storage.list('.hoodie/metadata/partition_stats')).filter((f) => f.path.includes('_00000000000000003.log.')).length).toBe(1);
+      if (tableVersion === 9) {
+        const defs = JSON.parse(new TextDecoder().decode(await storage.read('.hoodie/.index_defs/index.json')));
+        expect(defs.indexDefinitions.column_stats.sourceFields).toEqual(['_hoodie_commit_time', '_hoodie_partition_path', '_hoodie_record_key', 'id', 'city', 'ts', 'v']);
+      }
+    }
     const model = new Map<string, { id: string; city: string; ts: number; v: string }>();
     const check = async (what: string, deletedPartition?: string) => {
       const rows = new Map<string, unknown>();

@@ -1,13 +1,15 @@
-// Initialising the metadata table of a new, empty v8/v9 table (hudi-v9-write.md §4.1, §4.2, §6.2; fixture
-// v9_timebasedkeygen_nonhivestyle): the MDT's hoodie.properties, then one BULK_INSERT_PREPPED deltacommit per
-// partition at the partition init instants — `files` at 00000000000000000 (the 80-byte init log and a base HFile
-// holding `__all_partitions__ → {}`, its write stat in the completed file), `record_index` at 00000000000000001
-// (ten 80-byte init logs, no write stats) — each partition folder with its `.hoodie_partition_metadata`, and on
-// v9 the index.json `record_index` entry. Every file is deterministic, so a retry rewrites the same bytes.
+// Initialising the metadata table of a new, empty v8/v9 table (hudi-v9-write.md §4.1, §4.2, §6.2; fixtures
+// v9_timebasedkeygen_nonhivestyle, v9_nonpartitioned_rollback): the MDT's hoodie.properties, then one
+// BULK_INSERT_PREPPED deltacommit per partition at the partition init instants in Hudi's order — `files` at
+// 00000000000000000 (the 80-byte init log and a base HFile holding `__all_partitions__ → {}`, its write stat in the
+// completed file); when the schema is known, `column_stats` (two groups); `record_index` (ten groups); for a
+// partitioned table with column stats, `partition_stats` (one group) — init logs only, no write stats; each
+// partition folder with its `.hoodie_partition_metadata`, and on v9 the index.json entries (record_index, and
+// column_stats with its source columns). Every file is deterministic, so a retry rewrites the same bytes.
 import { partitionMetadataText, metadataTableProperties } from '../../config/table-properties.js';
 import { baseFileName, logFileName } from '../../file-group/file-names.js';
 import { INDEX_DEFS_PATH, metadataTablePath, metadataTimelineDir, partitionMetadataPath, PROPERTIES_PATH } from '../../layout.js';
-import { formatIndexDefinitions, recordIndexDefinition } from '../../metadata/index-definitions.js';
+import { columnStatsDefinition, formatIndexDefinitions, recordIndexDefinition, type IndexDefinition } from '../../metadata/index-definitions.js';
 import { initialFilesRecords, metadataBaseFileBytes, metadataInitLogBytes } from '../../metadata/metadata-log-blocks.js';
 import { DEFAULT_FILE_GROUP_COUNT, METADATA_PARTITION, metadataFileGroupId, metadataPartitionInitInstant } from '../../metadata/metadata-partitions.js';
 import { metadataRecordSchemaText } from '../../metadata/metadata-schema.js';
@@ -17,8 +19,24 @@ import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import { systemClock, type Clock } from '../clock.js';
 import { instantTransition } from '../commit/transitions.js';
 
+/** What decides the partitions a new table's MDT starts with. */
+export interface MetadataInitOptions {
+  /** The columns column_stats indexes (columnsToIndex of the create schema); absent: no column or partition stats. */
+  statsColumns?: readonly string[];
+  /** Whether the data table is partitioned (partition_stats only then, as Hudi). */
+  partitioned: boolean;
+}
+
 /** The partitions lakelet initialises on a new table, in Hudi's initialisation order. */
-export const INITIAL_METADATA_PARTITIONS: readonly string[] = [METADATA_PARTITION.FILES, METADATA_PARTITION.RECORD_INDEX];
+export function initialMetadataPartitions(options: MetadataInitOptions): string[] {
+  const stats = options.statsColumns !== undefined && options.statsColumns.length > 0;
+  return [
+    METADATA_PARTITION.FILES,
+    ...(stats ? [METADATA_PARTITION.COLUMN_STATS] : []),
+    METADATA_PARTITION.RECORD_INDEX,
+    ...(stats && options.partitioned ? [METADATA_PARTITION.PARTITION_STATS] : []),
+  ];
+}
 
 /** Hudi's operation type of a partition initialisation deltacommit. */
 const INIT_OPERATION = 'BULK_INSERT_PREPPED';
@@ -36,7 +54,8 @@ export interface InitializedMetadataTable {
  * Create the MDT of a new, empty data table named `dataTableName` of `version` (see the file header). Call it
  * before the data table's hoodie.properties lists the partitions (readers then find a complete MDT).
  */
-export async function initializeMetadataTable(storage: Storage, dataTableName: string, version: 8 | 9, clock: Clock = systemClock): Promise<InitializedMetadataTable> {
+export async function initializeMetadataTable(storage: Storage, dataTableName: string, version: 8 | 9, options: MetadataInitOptions, clock: Clock = systemClock): Promise<InitializedMetadataTable> {
+  const partitions = initialMetadataPartitions(options);
   const mdtProps = metadataTablePath(PROPERTIES_PATH);
   const now = new Date(clock.now());
   // Deterministic bytes on a retry: the comment time is fixed once written.
@@ -47,7 +66,7 @@ export async function initializeMetadataTable(storage: Storage, dataTableName: s
   }
   const location = { timelinePath: metadataTimelineDir(2, 'timeline'), timelineLayoutVersion: 2 };
   const schema = metadataRecordSchemaText(version, { metaFields: false });
-  for (const [offset, partition] of INITIAL_METADATA_PARTITIONS.entries()) {
+  for (const [offset, partition] of partitions.entries()) {
     const instant = metadataPartitionInitInstant(offset);
     const t = instantTransition(storage, location, instant, 'deltacommit');
     if (await t.exists('COMPLETED')) continue;
@@ -74,7 +93,9 @@ export async function initializeMetadataTable(storage: Storage, dataTableName: s
     });
     await t.complete(completed, { clock, landed: 'exists' });
   }
-  if (version !== 9) return { partitions: [...INITIAL_METADATA_PARTITIONS] };
-  await storage.write(INDEX_DEFS_PATH, new TextEncoder().encode(formatIndexDefinitions([['record_index', recordIndexDefinition()]])));
-  return { partitions: [...INITIAL_METADATA_PARTITIONS], indexDefsPath: INDEX_DEFS_PATH };
+  if (version !== 9) return { partitions };
+  const defs: [string, IndexDefinition][] = [['record_index', recordIndexDefinition()]];
+  if (partitions.includes(METADATA_PARTITION.COLUMN_STATS)) defs.push(['column_stats', columnStatsDefinition(options.statsColumns ?? [])]);
+  await storage.write(INDEX_DEFS_PATH, new TextEncoder().encode(formatIndexDefinitions(defs)));
+  return { partitions, indexDefsPath: INDEX_DEFS_PATH };
 }
