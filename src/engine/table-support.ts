@@ -30,9 +30,11 @@ export const MAINTAINED_METADATA_PARTITIONS: ReadonlySet<string> = new Set(['fil
 
 /**
  * The operations that keep a v8/v9 table's metadata table in step: data writes (which also roll back failed
- * writes on both timelines); the table services join as their MDT side lands.
+ * writes on both timelines), and the table services with their MDT side (services/metadata-sync.ts: clean and
+ * compaction; rollback and restore roll back the MDT deltacommits; savepoint does not touch the MDT, as in Java;
+ * archival is bounded by the MDT compaction).
  */
-export const METADATA_MAINTAINED_OPERATIONS: Set<MaintenanceOperation> = new Set<MaintenanceOperation>(['write']);
+export const METADATA_MAINTAINED_OPERATIONS: Set<MaintenanceOperation> = new Set<MaintenanceOperation>(['write', 'compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback']);
 
 /** Payload classes whose merge lakelet implements (by ordering value, or the latest write). */
 const KNOWN_PAYLOADS = new Set([

@@ -1,13 +1,13 @@
 // "Can lakelet maintain this v8/v9 table?": tables without a metadata table are written (the three Spark
 // fixtures that have none, lakelet's own v8/v9 tables), and so are tables whose MDT lists only partitions lakelet
-// maintains (data writes; the services until their MDT side lands are refused); other MDT partitions, inflight
+// maintains (data writes and the services); other MDT partitions, inflight
 // ones, a `.hoodie/metadata` folder nothing lists, a non-native v9 table format, an unknown v8 merge strategy or payload, or a layout
 // that does not fit the version are refused with UNSUPPORTED naming the property, before anything is written.
 import { describe, expect, test } from 'vitest';
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
 import { parseTableConfig } from '../../src/config/table-config.js';
 import { tableSupportProblems } from '../../src/engine/table-support.js';
-import { createTable, memoryStorage, openTable, type Storage } from '../../src/index.js';
+import { createTable, memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
 import { fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
 import { V8_COW, V9_COW, V9_MOR, V9_ROLLBACK } from '../helpers/v9-timeline.js';
 
@@ -34,16 +34,14 @@ describe('v8/v9 tables lakelet maintains', () => {
 });
 
 describe('v8/v9 tables lakelet refuses', () => {
-  test('a v9 table with a metadata table (Spark fixture): services are UNSUPPORTED naming the listed partitions until their MDT side lands, nothing written', async () => {
+  test('a v9 table with a metadata table (Spark fixture): the services keep it in step and are allowed, validateTable clean after them', async () => {
     const storage = await fixtureCopy(V9_ROLLBACK);
-    const before = (await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort();
     const table = await openTable(storage);
-    await expect(table.clean()).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
-    await expect(table.compact()).rejects.toMatchObject({ code: 'UNSUPPORTED', context: { field: 'hoodie.table.metadata.partitions' } });
-    expect((await storage.list('', { recursive: true })).map((f) => `${f.path}:${f.size}`).sort()).toEqual(before);
+    await table.clean({ retainCommits: 1 });
+    await table.compact({ force: true });
+    expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
     const config = await configOf(storage);
-    expect(tableSupportProblems(config, true, 'write')).toEqual([]);
-    for (const op of ['compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback'] as const) expect(tableSupportProblems(config, true, op).map((p) => p.property), op).toEqual(['hoodie.table.metadata.partitions']);
+    for (const op of ['write', 'compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback'] as const) expect(tableSupportProblems(config, true, op), op).toEqual([]);
   });
 
   test('metadata partitions, inflight ones, a metadata folder, a non-native v9 format, an unknown v8 strategy or payload', async () => {
