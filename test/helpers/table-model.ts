@@ -6,9 +6,12 @@
 // columns, the read-optimized view, incremental reads and the write stats (see table-model-checks.ts).
 // The rules are Hudi's: a global index merges a partition move by the ordering value first
 // (HoodieIndexUtils.mergeForPartitionUpdatesIfNeeded), and a non-deduplicating insert keeps every copy.
+// With `metadataTable` (v9) and `validateEachStep`, validateTable must report nothing after every operation;
+// rollbacks and restores an MDT compaction made impossible must be refused (table-model-mdt.ts).
 import { expect } from 'vitest';
-import { createTable, isLakeletError, memoryStorage, openTable, type Clock, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
+import { createTable, isLakeletError, memoryStorage, openTable, validateTable, type Clock, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
+import { metadataCompactedAfter, metadataCompactions } from './table-model-mdt.js';
 import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expectedIncremental, expectedWindowMerge, partitionPathOf, rowsWithMeta, type WriteEvent } from './table-model-checks.js';
 
 export const PARTS = ['p0', 'p1', 'p2', 'p3'];
@@ -186,6 +189,18 @@ export interface SequenceOptions {
   tableVersion?: 6 | 8 | 9;
   /** The table's clock (instant and completion times, heartbeats); default the system clock. See {@link seededClock}. */
   clock?: Clock;
+  /** Create the table with a metadata table (`tableVersion` 8 or 9): every write and service keeps it in step. */
+  metadataTable?: boolean;
+  /** Assert `validateTable(storage)` reports nothing after every operation (and after the table's creation). */
+  validateEachStep?: boolean;
+  /**
+   * Create the table without `schema`, inferred from a first upsert of one row run before the sequence. On a v8/v9
+   * table with a metadata table this leaves out column_stats and partition_stats, which lakelet does not yet
+   * write for a double column (`val`: UNSUPPORTED since a7884fc gave new tables with a schema column_stats).
+   */
+  inferSchema?: boolean;
+  /** The table type (default: drawn from the seed; the draw is made either way, so the sequence is the same). */
+  type?: TableType;
 }
 
 /**
@@ -212,6 +227,10 @@ export interface SequenceStats {
   cleans: number;
   archived: number;
   restores: number;
+  /** Rollbacks and restores refused because an MDT compaction had folded in what they would undo. */
+  refusedByMetadataCompaction: number;
+  /** Completed compactions on the metadata table's timeline at the end (0 without one). */
+  metadataCompactions: number;
 }
 
 /**
@@ -226,13 +245,17 @@ interface ModelSavepoint { instant: string; entry: number }
  */
 export async function runSequence(seed: number, options: SequenceOptions): Promise<SequenceStats> {
   const rnd = new Random(seed);
-  const index = rnd.pick(INDEXES);
-  const type: TableType = rnd.chance(0.5) ? 'COPY_ON_WRITE' : 'MERGE_ON_READ';
+  // A table with a metadata table keeps Hudi's record index (one location per record key, across partitions):
+  // its sequences use the global twin of a partition-local index, so a key lives in one partition.
+  const picked = rnd.pick(INDEXES);
+  const index: IndexType = options.metadataTable ? ({ BLOOM: 'GLOBAL_BLOOM', SIMPLE: 'GLOBAL_SIMPLE' } as Partial<Record<IndexType, IndexType>>)[picked] ?? picked : picked;
+  const drawn: TableType = rnd.chance(0.5) ? 'COPY_ON_WRITE' : 'MERGE_ON_READ';
+  const type: TableType = options.type ?? drawn;
   const services = options.services ?? true;
   const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY' || index === 'RECORD_INDEX';
   const storage: Storage = options.storage ?? memoryStorage();
   const table = await createTable(storage, {
-    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], ...(options.inferSchema ? {} : { schema: SCHEMA }),
     index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
     compaction: { inline: rnd.chance(0.5), deltaCommits: 2 + rnd.int(3) },
     clean: { automatic: false },
@@ -240,7 +263,12 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.tableVersion === undefined ? {} : { tableVersion: options.tableVersion }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.metadataTable === undefined ? {} : { metadataTable: options.metadataTable }),
   });
+  const validate = async (label: string): Promise<void> => {
+    if (options.validateEachStep) expect((await validateTable(storage)).problems, `${label}: validateTable`).toEqual([]);
+  };
+  await validate(`seed ${seed}: the created table`);
   const hostile = options.hostile ?? true;
   const parts = hostile ? HOSTILE_PARTS : PARTS;
   const keys = hostile ? HOSTILE_KEYS : Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
@@ -248,7 +276,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const expectCounts = (r: WriteResult, expected: WriteCounts, label: string): void => {
     expect({ inserted: r.stats.inserted, updated: r.stats.updated, deleted: r.stats.deleted }, `${label}: write stats`).toEqual(expected);
   };
-  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0 };
+  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0 };
   let savepoints: ModelSavepoint[] = [];
   /**
    * Cleans keep the snapshots of the latest N completed commits (compactions count): instants older than
@@ -256,9 +284,18 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
    */
   let retainedFrom: string | undefined;
   const key = () => rnd.pick(keys);
+  if (options.inferSchema) {
+    // The schema is inferred from the first write: one upsert of a row with every column set, before the
+    // sequence (it draws nothing from the seeded stream, so the sequence that follows is the seed's own).
+    const first: Row[] = [{ id: keys[0]!, part: parts[0]!, ts: 0n, val: 0.5, name: 'n0' }];
+    const r = await table.upsert(first);
+    expectCounts(r, seq.upsert(first, r.instant), `seed ${seed}: the first upsert`);
+    seq.record(r.instant);
+  }
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
+    if (process.env.LAKELET_MODEL_TRACE) console.log(label, what.toFixed(3)); // which operation a failing step drew
     // A rollback undoes the latest data write and the compactions after it: refused if any is savepointed.
     const latestSavepointed = savepoints.some((s) => s.instant >= (seq.history.at(-1)?.instant ?? '~'));
     if (what < 0.3) {
@@ -271,7 +308,9 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       // Duplicate keys (fresh ones): a non-deduplicating insert writes every copy, also across partitions.
       // A copy of a key of this batch, or of an earlier insert's key (never upserted or deleted by key).
       const inserted = [...seq.model.values()].filter((r) => r.id.startsWith('f'));
-      if (hostile && rnd.chance(0.4)) {
+      // (Not on a table with a metadata table: its record index holds one location per key, and Java's writer
+      // refuses two inserts of one key into it — HoodieTableMetadataUtil.reduceByKeys.)
+      if (hostile && !options.metadataTable && rnd.chance(0.4)) {
         const twin = inserted.length > 0 && rnd.chance(0.5) ? rnd.pick(inserted) : rnd.pick(batch);
         batch.push(rnd.chance(0.7) ? seq.row(twin.id, twin.part) : seq.row(twin.id));
       }
@@ -300,6 +339,10 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       if (previous !== undefined && retainedFrom !== undefined && previous < retainedFrom && !savepoints.some((s) => s.instant === previous)) continue;
       if (latestSavepointed) {
         await expect(table.rollback(), `${label}: rollback of a savepointed commit`).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      } else if (options.metadataTable && (await metadataCompactedAfter(storage, seq.history.at(-1)!.instant))) {
+        // An MDT compaction folded the commit in: refused (Java's validateRollback), nothing written.
+        await expect(table.rollback(), `${label}: rollback of a commit the MDT compacted`).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+        stats.refusedByMetadataCompaction++;
       } else {
         const undone = seq.history.at(-1)!;
         const r = await table.rollback();
@@ -327,6 +370,11 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     } else {
       const sp = savepoints.length > 0 ? rnd.pick(savepoints) : undefined;
       if (!sp) continue;
+      if (options.metadataTable && (await metadataCompactedAfter(storage, sp.instant))) {
+        await expect(table.restore(sp.instant), `${label}: restore past an MDT compaction`).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+        stats.refusedByMetadataCompaction++;
+        continue;
+      }
       await table.restore(sp.instant);
       stats.restores++;
       seq.backTo(sp.entry);
@@ -361,6 +409,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
         if (!isLakeletError(err, 'NOT_FOUND') || (isProtected(from.instant) && isProtected(to.instant))) throw err;
       }
     }
+    await validate(label);
     const reopened = await openTable(options.reopen ? options.reopen() : storage);
     expect(await rowsWithMeta(reopened), `${label}: reopened`).toEqual(expected);
     // Active data commits (compactions excluded) are the newest entries of the model's history.
@@ -369,5 +418,6 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     if (dataCommits.length < seq.history.length) stats.archived = Math.max(stats.archived, 1);
     stats.compactions = Math.max(stats.compactions, reopened.commits.length - dataCommits.length);
   }
+  if (options.metadataTable) stats.metadataCompactions = (await metadataCompactions(storage)).length;
   return stats;
 }
