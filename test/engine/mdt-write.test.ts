@@ -8,7 +8,9 @@ import { openTable, validateTable, type Storage, type Table } from '../../src/in
 import { readAvroContainer } from '../../src/format/avro/container.js';
 import { parseCommitMetadata } from '../../src/timeline/commit-metadata.js';
 import { parseInstantFileName } from '../../src/timeline/instant.js';
-import { fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
+import { collect, fixtureCopy, fixtureStorage } from '../helpers/fixtures.js';
+import { scanLogBlocks } from '../../src/format/log/block.js';
+import { HFileReader } from '../../src/format/hfile/reader.js';
 
 type Row = Record<string, unknown>;
 const OPTIONS = { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false }, bloomFilter: { numEntries: 100 } } as const;
@@ -105,6 +107,14 @@ describe.each(CASES)('$zip', (c) => {
     const fixtureCompleted = (await fixture.list(MDT_TIMELINE)).find((f) => /\/2\d+_\d+\.deltacommit$/.test(f.path));
     expect(fixtureInflight && fixtureCompleted).toBeTruthy();
     const schemaOf = (b: Uint8Array) => readAvroContainer(b).metadata['avro.schema'];
+    // The SCHEMA header of a data log block Spark wrote into this fixture's MDT.
+    let fixtureSchema: string | undefined;
+    for (const f of await fixture.list('.hoodie/metadata/files')) {
+      if (!/\.log\./.test(f.path) || f.size <= 80) continue;
+      fixtureSchema = scanLogBlocks(await fixture.read(f.path)).blocks.find((b) => b.header.SCHEMA)?.header.SCHEMA;
+      if (fixtureSchema) break;
+    }
+    expect(fixtureSchema).toBeDefined();
     const fixtureCompletedMd = parseCommitMetadata(await fixture.read(fixtureCompleted!.path), fixtureCompleted!.path);
     for (const i of completed) {
       const t = i!.requestedTime;
@@ -132,6 +142,19 @@ describe.each(CASES)('$zip', (c) => {
         const name = s.path!.split('/').pop()!;
         expect(name).toMatch(new RegExp(`^\\.${s.fileId}_${t}\\.log\\.1_\\d+-\\d+-\\d+$`));
         expect((await storage.head(`.hoodie/metadata/${s.path}`)).size).toBe(s.fileSizeInBytes);
+        // The log's blocks as Spark writes them: HFILE_DATA (an HFile of records sorted by key, with the
+        // fixture's record schema in the SCHEMA header) and/or DELETE, each with INSTANT_TIME = the data instant.
+        const blocks = scanLogBlocks(await storage.read(`.hoodie/metadata/${s.path}`)).blocks;
+        expect(blocks.length).toBeGreaterThan(0);
+        for (const b of blocks) {
+          expect(['HFILE_DATA', 'DELETE']).toContain(b.type);
+          expect(b.header.INSTANT_TIME).toBe(t);
+          expect(b.header.SCHEMA).toBe(fixtureSchema);
+          if (b.type !== 'HFILE_DATA') continue;
+          const keys = (await collect((await HFileReader.open(b.content)).entries())).map((e) => e.key);
+          expect(keys.length).toBeGreaterThan(0);
+          expect([...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)))).toEqual(keys);
+        }
       }
       // files always receives the instant's files, record_index the placed or deleted keys.
       expect(Object.keys(md.partitionToWriteStats)).toContain('files');
