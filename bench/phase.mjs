@@ -14,7 +14,13 @@ const lakelet = await import(new URL('node/index.js', dist).href);
 const log = (msg) => process.stderr.write(`  [${args.phase}] ${msg}\n`);
 
 /** The table options every phase creates the table with (`args.type`: COPY_ON_WRITE or MERGE_ON_READ). */
-const TABLE_OPTIONS = { name: 'trips', type: args.type ?? 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'], schema: TRIP_SCHEMA };
+const TABLE_OPTIONS = {
+  name: 'trips', type: args.type ?? 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'],
+  // `args.inferSchema`: the schema is inferred from the bulk insert (a v9 MDT table then has no column_stats).
+  ...(args.inferSchema ? {} : { schema: TRIP_SCHEMA }),
+  // The v9 part: `args.tableVersion` 9 with `args.metadataTable` (the MDT kept by every write); default table version 6.
+  ...(args.tableVersion ? { tableVersion: args.tableVersion } : {}), ...(args.metadataTable ? { metadataTable: true } : {}),
+};
 
 /**
  * Automatic table services are off in every bench write (and in compact()): an inline compaction, clean or

@@ -1,7 +1,7 @@
 // `npm run bench`: trips-like COW and MOR tables on the local file system (bulk insert, upsert, reads, compaction),
 // reads over HTTP from nginx, and writes on OPFS/IndexedDB in headless Chromium; `--json` prints JSON.
 // Each Node phase runs in its own child process (bench/phase.mjs); see bench/README.md for what the figures mean.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -13,6 +13,10 @@ import { kernelsInWriteLines, runKernelsInWrite } from './kernels-in-write.mjs';
 
 const READ_GOAL = 1.3;
 const MOR_UPSERT_GOAL = 5;
+/** Issue 10: a v9 upsert keeping the metadata table costs at most this many times the v6 upsert of the same batch. */
+const V9_MDT_UPSERT_GOAL = 1.3;
+/** Issue 10: a snapshot over HTTP planned through the MDT issues at least this many times fewer requests than listing. */
+const MDT_LISTING_GOAL = 5;
 const LONG_TASK_GOAL_MS = 50;
 /** The index / worker-pool variants of the `index` part, in the order they run; `workers: 'pool'` = --pool-workers. */
 const INDEX_VARIANTS = [
@@ -30,6 +34,8 @@ const USAGE = `usage: npm run bench -- [options]
   --no-mor            skip the merge-on-read part (MOR bulk insert, upsert, read, compaction)
   --no-http           skip the HTTP read from nginx
   --no-index          skip the index / worker-pool part (upsert with RECORD_INDEX, BLOOM, SIMPLE; pool on/off)
+  --no-v9             skip the v9 part (bulk insert + the same upsert into a table version 9 with the metadata table)
+  --no-mdt-listing    skip bench/mdt-listing.mjs (HTTP requests of a snapshot via the MDT vs listing; needs nginx)
   --index-rows N      table of the index part (default --rows: copies of the COW table as bulk inserted;
                       another value bulk inserts a separate table of N rows)
   --index-upsert N    batch of the index part (default --upsert scaled by index rows / rows)
@@ -53,7 +59,7 @@ const USAGE = `usage: npm run bench -- [options]
   --help`;
 
 function parseArgs(argv) {
-  const o = { rows: 1_000_000, upsert: 100_000, runs: 5, morRuns: 3, json: false, dir: undefined, keep: false, codec: undefined, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
+  const o = { rows: 1_000_000, upsert: 100_000, runs: 5, morRuns: 3, json: false, dir: undefined, keep: false, codec: undefined, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
   const explicit = new Set();
   const num = (flag, v) => {
     const n = Number(String(v).replace(/_/g, ''));
@@ -90,6 +96,8 @@ function parseArgs(argv) {
       case '--browser-page': o.browserPage = true; break;
       case '--index': o.index = true; break;
       case '--no-index': o.index = false; break;
+      case '--no-v9': o.v9 = false; break;
+      case '--no-mdt-listing': o.mdtListing = false; break;
       case '--index-rows': o.indexRows = num(flag, value()); break;
       case '--index-upsert': o.indexUpsert = num(flag, value()); break;
       case '--pool-workers': o.poolWorkers = num(flag, value()); break;
@@ -146,6 +154,21 @@ function runPhase(phase, args, label = phase) {
   });
 }
 
+/**
+ * The MDT listing part: bench/mdt-listing.mjs in its own process (`--json`; 50 extra partitions with --quick,
+ * else its default 200); its JSON result, or `{ failed }` when it exits non-zero.
+ */
+function mdtListingPart(o) {
+  const script = fileURLToPath(new URL('./mdt-listing.mjs', import.meta.url));
+  const r = spawnSync(process.execPath, [script, '--json', ...(o.quick ? ['--partitions', '50'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+  if (r.status !== 0) return { failed: `exit ${r.signal ?? r.status}` };
+  try {
+    return JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    return { failed: `no JSON result (${JSON.stringify(r.stdout.slice(-200))})` };
+  }
+}
+
 const MiB = 1024 * 1024;
 const mib = (b) => `${(b / MiB).toFixed(1)} MiB`;
 const secs = (s) => `${s.toFixed(2)} s`;
@@ -180,6 +203,27 @@ function printReport(r) {
   row('peak memory (RSS, sampled)', `+${mib(u.memory.peakRssDelta)}`, `every 50 ms; longest gap ${u.memory.maxGapMs} ms`);
   row('peak memory (heapUsed, sampled)', `+${mib(u.memory.peakHeapUsedDelta)}`, `array buffers/external +${mib(u.memory.peakExternalDelta)}`);
   row('table on disk', mib(t.afterUpsert.totalBytes), `${t.afterUpsert.fileGroups} file groups, ${mib(t.afterUpsert.latestBaseFileBytes)} latest base files (old versions not cleaned)`);
+  if (r.v9) {
+    const v = r.v9;
+    lines.push('');
+    lines.push(`table version 9 with the metadata table: the same bulk insert and upsert, copy-on-write`);
+    if (v.inferredSchema) lines.push('  NOTE: created without the trips schema (inferred from the rows: fare a string), since lakelet refused column_stats for a column type of it: the MDT holds files and record_index only');
+    row('bulk insert time', secs(v.bulkInsert.seconds), `${rate(p.rows, v.bulkInsert.seconds)}; CPU ${secs(v.bulkInsert.cpuSeconds)}; phases (s): ${phaseList(v.bulkInsert.phases)}`);
+    row('upsert time', secs(v.upsert.seconds), `${rate(p.upsert, v.upsert.seconds)} of input; CPU ${secs(v.upsert.cpuSeconds)}; phases (s): ${phaseList(v.upsert.phases)}`);
+    row('ratio v9+MDT / v6 upsert (wall)', times(v.ratio), `goal ≤ ${v.goal}×: ${v.meetsGoal ? 'met' : 'NOT met'} (v6 ${secs(u.seconds)} vs v9+MDT ${secs(v.upsert.seconds)}, this run)`);
+    row('ratio v9+MDT / v6 upsert (CPU)', times(v.cpuRatio), `v6 CPU ${secs(u.cpuSeconds)} vs v9+MDT CPU ${secs(v.upsert.cpuSeconds)}`);
+  }
+  if (r.mdtListing) {
+    const m = r.mdtListing;
+    lines.push('');
+    if (m.failed || m.skipped) lines.push(`metadata-table listing over HTTP (bench/mdt-listing.mjs): ${m.failed ? `FAILED (${m.failed})` : `skipped (${m.skipped})`}`);
+    else {
+      lines.push(`metadata-table listing over HTTP (bench/mdt-listing.mjs, nginx on loopback): the v9 COW fixture + lakelet-written partitions, ${m.partitions} file slices`);
+      row('plan via manifest: MDT / storage', `${m.manifest.metadata.planned} / ${m.manifest.storage.planned}`, `requests (storage/MDT ${times(m.manifest.ratio)}); whole snapshot ${m.manifest.metadata.total} / ${m.manifest.storage.total}`);
+      row('plan over bare folders: storage', String(m.nginxFolders.storage.planned), `requests listing every partition; the MDT ${m.nginxFolders.metadata.fellBack ? 'fell back to storage there (its logs are dot-files nginx hides)' : `was used: ${m.nginxFolders.metadata.planned}`}`);
+      row('ratio listing / MDT (folders)', times(m.nginxFolders.ratioIfVisible), `goal ≥ ${MDT_LISTING_GOAL}×: ${m.nginxFolders.ratioIfVisible >= MDT_LISTING_GOAL ? 'met' : 'NOT met'} (MDT ${m.nginxFolders.metadataIfVisible} requests were its logs visible: its manifest count + 2 folder listings)`);
+    }
+  }
   lines.push('');
   lines.push(`copy-on-write: snapshot read of ${count(rd.rows)} rows from ${rd.files} latest base files (median of ${p.runs} after 1 warm-up)`);
   row('table.rows()', secs(rd.lakelet.median), `${rate(rd.rows, rd.lakelet.median)}; runs ${runList(rd.lakelet.runs)}; CPU median ${secs(rd.lakelet.cpuMedian)}`);
@@ -380,6 +424,8 @@ async function main() {
   parts.mor = o.mor ? true : '--no-mor';
   parts.http = !o.http ? '--no-http' : nginxAvailable() ? true : 'nginx not installed';
   parts.index = o.index ? true : '--no-index';
+  parts.v9 = o.v9 ? true : '--no-v9';
+  parts.mdtListing = !o.mdtListing ? '--no-mdt-listing' : nginxAvailable() ? true : 'nginx not installed';
   parts.browser = !o.browser ? '--no-browser' : chromiumAvailable() ? true : `no Chromium at ${CHROMIUM}`;
   parts.longtask = parts.browser !== true ? `browser part ${parts.browser === '--no-browser' ? 'off' : 'skipped'}` : o.longtask ? true : '--no-longtask';
   progress(`parts: ${Object.entries(parts).map(([k, v]) => (v === true ? k : `${k} skipped (${v})`)).join(', ')}`);
@@ -394,6 +440,29 @@ async function main() {
     progress(`COW: upsert of ${count(o.upsert)} rows`);
     const upsert = await runPhase('upsert', cow, 'cow-upsert');
     const afterUpsert = await runPhase('size', cow, 'cow-size-upsert');
+    // The v9 part: the same bulk insert and upsert batch into a table version 9 with the metadata table, the
+    // upsert's cost against the v6 upsert above (issue 10: the MDT costs at most V9_MDT_UPSERT_GOAL×).
+    let v9;
+    if (parts.v9 === true) {
+      const v9Args = { ...cow, dir: join(dir, 'v9-mdt'), tableVersion: 9, metadataTable: true };
+      await mkdir(v9Args.dir);
+      progress(`v9 + MDT: bulk insert of ${count(o.rows)} rows, then the same upsert of ${count(o.upsert)} rows`);
+      let v9Bulk;
+      try {
+        v9Bulk = await runPhase('bulk', v9Args, 'v9-bulk');
+      } catch (err) {
+        // A column type lakelet does not yet keep column_stats for is refused: rerun with the schema inferred
+        // (then the MDT has files and record_index only), and say so in the summary.
+        progress(`v9 + MDT: the bulk insert with the trips schema failed (${err.message}); again with the schema inferred from the rows`);
+        await rm(v9Args.dir, { recursive: true, force: true });
+        await mkdir(v9Args.dir);
+        v9Args.inferSchema = true;
+        v9Bulk = await runPhase('bulk', v9Args, 'v9-bulk-inferred');
+      }
+      const v9Upsert = await runPhase('upsert', v9Args, 'v9-upsert');
+      v9 = { inferredSchema: Boolean(v9Args.inferSchema), bulkInsert: v9Bulk, upsert: v9Upsert, ratio: v9Upsert.seconds / upsert.seconds, cpuRatio: v9Upsert.cpuSeconds / upsert.cpuSeconds, goal: V9_MDT_UPSERT_GOAL };
+      v9.meetsGoal = v9.ratio <= V9_MDT_UPSERT_GOAL;
+    }
     progress(`COW: snapshot read, ${o.runs} runs of each reader`);
     const read = await runPhase('read', cow, 'cow-read');
     read.ratio = read.lakelet.median / read.hyparquet.median;
@@ -411,6 +480,11 @@ async function main() {
       read,
     };
 
+    if (v9) report.v9 = v9;
+    if (parts.mdtListing === true) {
+      progress('MDT listing over HTTP: bench/mdt-listing.mjs');
+      report.mdtListing = mdtListingPart(o);
+    }
     if (parts.index === true) report.index = await indexPart(o, dir, indexBase, progress);
 
     let httpTable = { args: cow, size: afterUpsert, localSnapshotSeconds: read.lakelet.median };
