@@ -4,7 +4,7 @@
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
 import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
-import { avroSchemaJson } from '../format/avro/schema.js';
+import { avroSchemaJson, type AvroRecordSchema } from '../format/avro/schema.js';
 import { normalizeUserSchema } from '../schema/user-schema.js';
 import { createKeyGenerator, inferKeyGeneratorType, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
 import { ESCAPED_PARTITION_PATH_PROPERTY } from '../keygen/partition-path.js';
@@ -13,7 +13,7 @@ import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
 import { initializeMetadataTable, type InitializedMetadataTable } from './metadata/metadata-init.js';
-import { columnsToIndex } from '../metadata/column-stats.js';
+import { columnStatsKind, columnsToIndex } from '../metadata/column-stats.js';
 import { withMetaFields } from '../schema/table-schema.js';
 
 /** What defines a new table (everything of `createTable`'s options that is not a write option). */
@@ -124,7 +124,7 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   // The MDT first, complete, then the properties that list it; never over an existing table (the create below
   // then reports it).
   if (version !== 6 && (options.metadataTable ?? DEFAULT_METADATA_TABLE) && !(await exists(storage, PROPERTIES_PATH))) {
-    const statsColumns = schema ? columnsToIndex(withMetaFields(schema), { populateMetaFields: true }) : undefined;
+    const statsColumns = schema ? indexableColumns(withMetaFields(schema), version) : undefined;
     metadata = await initializeMetadataTable(storage, options.name, version, { partitioned: partitionFields.length > 0, ...(statsColumns ? { statsColumns } : {}) }, options.clock);
   }
   const text = createTableProperties({
@@ -157,6 +157,21 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     throw new LakeletError('ALREADY_EXISTS', `createTable: ${storage.label} already holds a table (${PROPERTIES_PATH} exists)`, { path: PROPERTIES_PATH });
   }
   return text;
+}
+
+/**
+ * The columns column_stats would index, or undefined when lakelet cannot write the stats of one of them (a type
+ * whose encoding is not verified for this version): then the table starts without column and partition stats.
+ */
+function indexableColumns(schema: AvroRecordSchema, version: 8 | 9): string[] | undefined {
+  const columns = columnsToIndex(schema, { populateMetaFields: true });
+  try {
+    for (const c of columns) columnStatsKind(c, schema.fields.find((f) => f.name === c)?.type ?? { type: 'null' }, version);
+  } catch (err) {
+    if (err instanceof LakeletError && err.code === 'UNSUPPORTED') return undefined;
+    throw err;
+  }
+  return columns;
 }
 
 async function exists(storage: Storage, path: string): Promise<boolean> {

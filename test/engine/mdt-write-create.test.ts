@@ -124,6 +124,15 @@ describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVe
   });
 });
 
+test('a schema with a column whose stats lakelet cannot write (a v9 double) starts without column and partition stats; writes work', async () => {
+  const storage = memoryStorage();
+  const schema = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'double'], default: null }] };
+  const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema, tableVersion: 9, metadataTable: true });
+  expect((await props(storage)).get('hoodie.table.metadata.partitions')).toBe('files,record_index');
+  await table.upsert([{ id: 'a', part: 'x', ts: 1n, v: 1.5 }], OPTIONS);
+  expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+});
+
 test('metadataTable: false keeps a v9 table without a metadata table', async () => {
   const storage = memoryStorage();
   const table = await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion: 9, metadataTable: false });
