@@ -92,4 +92,14 @@ describe('layout-2 instant times', () => {
     expect(() => mintInstantTime(props({}, false), timeline, behind)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED', context: expect.objectContaining({ instant: '20260301000000000', field: 'hoodie.table.timeline.timezone' }) }));
     expect(mintInstantTime(props({}, false), timeline, new Date(Date.UTC(2026, 3, 1)))).toBe('20260401000000000');
   });
+
+  test('a table without timezone=UTC whose newest time leads our clock by less than a minute (our own bumped times, skew) mints after it; by more, refuses', () => {
+    const timeline = files(['20260301000000000_20260301000000005.commit']);
+    // 5 ms ahead: a burst of our own instants, each minted past the newest.
+    expect(mintInstantTime(props({}, false), timeline, new Date(Date.UTC(2026, 2, 1)))).toBe('20260301000000006');
+    // 59.995 s ahead: still within the tolerance.
+    expect(mintInstantTime(props({}, false), files(['20260301000000000_20260301000100000.commit']), new Date(Date.UTC(2026, 2, 1, 0, 0, 0, 5)))).toBe('20260301000100001');
+    // 15 minutes ahead: a writer in a zone east of UTC.
+    expect(() => mintInstantTime(props({}, false), files(['20260301000000000_20260301001500000.commit']), new Date(Date.UTC(2026, 2, 1)))).toThrow(expect.objectContaining({ code: 'UNSUPPORTED' }));
+  });
 });

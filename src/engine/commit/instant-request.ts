@@ -48,16 +48,25 @@ export function timelineInUtc(config: TableConfig): boolean {
 }
 
 /**
+ * How far the newest time of a layout-2 table without `hoodie.table.timeline.timezone=UTC` may lead our clock
+ * before {@link mintInstantTime} refuses: one minute (time zones differ from UTC by multiples of 15 minutes).
+ */
+export const LOCAL_ZONE_LEAD_TOLERANCE_MS = 60_000;
+
+/**
  * A fresh instant time from `now` (formatted in UTC) later than every requested and completion time of the
  * timeline `instants`. A layout-2 table that does not say its times are UTC was written in the JVM's local zone:
- * when its newest time is ahead of our clock, our times could sort before its own and newer data would lose to
- * older, so that is `UNSUPPORTED`, naming the time.
+ * when its newest time is ahead of our clock by more than {@link LOCAL_ZONE_LEAD_TOLERANCE_MS}, its writer's zone
+ * is ahead of UTC, our times could sort before its next ones and newer data would lose to older, so that is
+ * `UNSUPPORTED`, naming the time.
  */
 export function mintInstantTime(config: TableConfig, instants: TimelineTimes, now: Date): string {
   const latest = latestTimelineTime(instants);
   if (config.timelineLayoutVersion === 2 && latest !== undefined && !timelineInUtc(config)) {
     const ours = formatInstantTime(now);
-    if (compareInstantTimes(latest, ours) > 0) {
+    // A lead within the tolerance is our own times (each minted past the newest, so a burst runs ahead of the
+    // clock by a few milliseconds) or clock skew; a zone ahead of UTC leads by 15 minutes at least.
+    if (compareInstantTimes(latest, formatInstantTime(new Date(now.getTime() + LOCAL_ZONE_LEAD_TOLERANCE_MS))) > 0) {
       throw new LakeletError('UNSUPPORTED', `timeline: the newest time on the timeline of table ${JSON.stringify(config.name)}, ${latest}, is ahead of our clock (${ours} UTC); the table has no hoodie.table.timeline.timezone=UTC, so its times are in its writer's local zone and ours could sort before them — nothing was written`, { instant: latest, field: 'hoodie.table.timeline.timezone', value: config.properties.get('hoodie.table.timeline.timezone') ?? null });
     }
   }
