@@ -70,7 +70,7 @@ export async function restore(ctx: EngineContext, savepointInstant: string | Ins
   const plan: RestorePlan = { instantsToRollback, version: 2, savepointToRestoreTimestamp: time };
   // Under the commit lock at a fresh time (no other instant of any action shares it).
   // Like its rollback of pending writes above, a restore takes every other writer for gone (timeout 0).
-  const { instantTime: restoreTime } = await requestNewInstant(storage, state.config, 'restore', serializeRestorePlan(plan), { heartbeatTimeoutMs: 0, ...(options.clock && { clock: options.clock }), ...(options.now && { now: options.now }) });
+  const { instantTime: restoreTime } = await requestNewInstant(storage, state.config, 'restore', serializeRestorePlan(plan), { heartbeatTimeoutMs: 0, clock: options.clock ?? ctx.clock, ...(options.now && { now: options.now }) });
   return executeRestore(state, restoreTime, plan, Date.now(), options.now);
 }
 

@@ -69,7 +69,7 @@ export async function savepoint(ctx: EngineContext, options: SavepointOptions = 
   }
   const metadata: SavepointMetadata = {
     savepointedBy: options.user ?? 'lakelet',
-    savepointedAt: (options.now ?? new Date()).getTime(),
+    savepointedAt: options.now?.getTime() ?? ctx.clock.now(),
     comments: options.comments ?? '',
     partitionMetadata,
     version: 1,
