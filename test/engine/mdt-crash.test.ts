@@ -5,21 +5,14 @@
 // `lost-ack` fault models, with the harness and Map model of crash.test.ts — the table shows the model before or
 // after, the truth is reported, and the next write recovers without losing a committed row. After every recovery
 // validateTable reports nothing and no MDT file lacks a completed MDT instant (crash-mdt.ts).
-// The services run with their MDT side: this file turns them on in METADATA_MAINTAINED_OPERATIONS (still off in
-// the library on MDT tables until their owners switch them on).
 import { describe, expect, test } from 'vitest';
-import { METADATA_MAINTAINED_OPERATIONS } from '../../src/engine/table-support.js';
 import { SERVICE_CASES, WRITE_CASES } from '../helpers/crash-cases.js';
 import { input, runCrashMatrix, standardSetup, type CaseEnv, type CrashCase } from '../helpers/crash-harness.js';
 import { mrow } from '../helpers/crash-model.js';
 import { expectMetadataConsistent, rememberingKind } from '../helpers/crash-mdt.js';
 
-for (const op of ['compact', 'clean', 'archive', 'savepoint', 'deleteSavepoint', 'restore', 'rollback'] as const) METADATA_MAINTAINED_OPERATIONS.add(op);
-
 const MODELS = ['before', 'after', 'lost-ack'] as const;
-// No schema at creation (inferred from the first upsert): with CRASH_SCHEMA's double column `v`, a new v9 table
-// gets column_stats, which lakelet refuses to write for a double (UNSUPPORTED since a7884fc).
-const V9_MDT = { tableVersion: 9, metadataTable: true, schema: undefined };
+const V9_MDT = { tableVersion: 9, metadataTable: true };
 
 const find = (cases: CrashCase[], name: string): CrashCase => {
   const c = cases.find((x) => x.name === name);

@@ -193,12 +193,6 @@ export interface SequenceOptions {
   metadataTable?: boolean;
   /** Assert `validateTable(storage)` reports nothing after every operation (and after the table's creation). */
   validateEachStep?: boolean;
-  /**
-   * Create the table without `schema`, inferred from a first upsert of one row run before the sequence. On a v8/v9
-   * table with a metadata table this leaves out column_stats and partition_stats, which lakelet does not yet
-   * write for a double column (`val`: UNSUPPORTED since a7884fc gave new tables with a schema column_stats).
-   */
-  inferSchema?: boolean;
   /** The table type (default: drawn from the seed; the draw is made either way, so the sequence is the same). */
   type?: TableType;
 }
@@ -255,7 +249,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY' || index === 'RECORD_INDEX';
   const storage: Storage = options.storage ?? memoryStorage();
   const table = await createTable(storage, {
-    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], ...(options.inferSchema ? {} : { schema: SCHEMA }),
+    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
     index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
     compaction: { inline: rnd.chance(0.5), deltaCommits: 2 + rnd.int(3) },
     clean: { automatic: false },
@@ -284,14 +278,6 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
    */
   let retainedFrom: string | undefined;
   const key = () => rnd.pick(keys);
-  if (options.inferSchema) {
-    // The schema is inferred from the first write: one upsert of a row with every column set, before the
-    // sequence (it draws nothing from the seeded stream, so the sequence that follows is the seed's own).
-    const first: Row[] = [{ id: keys[0]!, part: parts[0]!, ts: 0n, val: 0.5, name: 'n0' }];
-    const r = await table.upsert(first);
-    expectCounts(r, seq.upsert(first, r.instant), `seed ${seed}: the first upsert`);
-    seq.record(r.instant);
-  }
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
