@@ -3,9 +3,13 @@
 // reported) and `files-partition` (the MDT `files` partition lists exactly the committed data files storage
 // holds, name and size, both ways, and its `__all_partitions__` record exactly the partitions holding them).
 // Files a pending clean plans to delete are left out on both sides, as Hudi's validator does: such a clean may
-// have deleted some of them already, and the MDT drops them only when the clean completes.
+// have deleted some of them already, and the MDT drops them only when the clean completes. A deleted partition
+// (a partition delete takes it out of `__all_partitions__` at once, Java's getPartitionsDeleted) keeps the files
+// of its replaced groups, and its file list, until a clean: a partition `__all_partitions__` does not name whose
+// committed files all belong to replaced groups is left out on both sides.
 import { isLakeletError } from '../../errors.js';
 import { parseBaseFileName, parseLogFileName } from '../../file-group/file-names.js';
+import { fileGroupKey } from '../../file-group/file-slice.js';
 import { baseName, instantFilePath, isMetaPath, isPartitionMetadataPath, parentPath, partitionFilePath } from '../../layout.js';
 import { ALL_PARTITIONS_KEY, metadataListing, partitionPathOfFilesKey } from '../../metadata/files-partition.js';
 import { METADATA_PARTITION } from '../../metadata/metadata-partitions.js';
@@ -79,16 +83,24 @@ export async function checkFilesPartition(state: TableState, records: MetadataRe
   const merged = (await records.of(METADATA_PARTITION.FILES)).flatMap((s) => s.records);
   const listing = metadataListing(merged, `${METADATA_PARTITION.FILES} partition of the metadata table`);
   const named = new Set(merged.filter((r) => r.key === ALL_PARTITIONS_KEY).flatMap((r) => Object.entries(r.filesystemMetadata ?? {}).filter(([, i]) => !i.isDeleted).map(([k]) => k)));
+  const stored = await committedStorageFiles(state);
+  const cleaning = await filesOfPendingCleans(state);
+  const replaced = (await state.fileSystemView()).replacedGroups();
+  const isReplaced = (partition: string, name: string): boolean => {
+    const fileId = parseBaseFileName(name)?.fileId ?? parseLogFileName(name)?.fileId;
+    return fileId !== undefined && replaced.has(fileGroupKey(partition, fileId));
+  };
+  // Deleted partitions: not named, and every committed file left in them belongs to a replaced group.
+  const deletedPartitions = new Set([...stored.files].filter(([p, files]) => !named.has(p) && [...files.keys()].every((n) => isReplaced(p, n))).map(([p]) => p));
   if (merged.some((r) => r.key === ALL_PARTITIONS_KEY)) {
     for (const r of merged) {
-      if (r.type === METADATA_RECORD_TYPE.FILE_LIST && !named.has(r.key) && Object.values(r.filesystemMetadata ?? {}).some((i) => !i.isDeleted)) {
+      if (r.type === METADATA_RECORD_TYPE.FILE_LIST && !named.has(r.key) && !deletedPartitions.has(r.key) && Object.values(r.filesystemMetadata ?? {}).some((i) => !i.isDeleted)) {
         report.add('files-partition', partitionPathOfFilesKey(r.key), `the files partition lists files of partition ${show(partitionPathOfFilesKey(r.key))}, but its ${ALL_PARTITIONS_KEY} record does not name it`);
       }
     }
   } else report.add('files-partition', ALL_PARTITIONS_KEY, `the files partition has no ${ALL_PARTITIONS_KEY} record`);
-  const stored = await committedStorageFiles(state);
-  const cleaning = await filesOfPendingCleans(state);
   for (const [partition, files] of stored.files) {
+    if (deletedPartitions.has(partition)) continue;
     if (!listing.has(partition)) report.add('files-partition', partition, `partition ${show(partition)} holds committed files, but the files partition's ${ALL_PARTITIONS_KEY} does not list it`);
     const listed = listing.get(partition) ?? new Map<string, number>();
     for (const [name, size] of files) {
@@ -100,6 +112,7 @@ export async function checkFilesPartition(state: TableState, records: MetadataRe
     }
   }
   for (const [partition, files] of listing) {
+    if (deletedPartitions.has(partition)) continue;
     if (files.size === 0 && !stored.partitions.has(partition)) report.add('files-partition', partition, `the files partition lists partition ${show(partition)}, which storage does not have`);
     const held = stored.files.get(partition);
     for (const [name, size] of files) {
