@@ -11,7 +11,7 @@ import { parseInstantTime } from '../../timeline/instant-time.js';
 import type { TableState } from '../table-state.js';
 import { loadTimeline } from '../table-state.js';
 import { withCommitLock } from './commit-lock.js';
-import { discardMetadataDeltacommitOf } from '../metadata/metadata-writer.js';
+import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import { rollbackOf } from '../services/rolled-back.js';
 import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -126,7 +126,10 @@ export async function abortWrite(storage: Storage, state: TableState, write: Inf
   await deleteMarkers(storage, write.instantTime);
   // The MDT deltacommit of the instant (if it got that far) goes before the data instant's own files: a crash
   // in between leaves the data instant pending, and its rollback finds the rest.
-  await discardMetadataDeltacommitOf(storage, state.config, write.instantTime);
+  // The MDT code loads only for a table with a metadata table (v8/v9 listing MDT partitions; ../metadata/lazy.ts).
+  if (state.config.version >= 8 && parseMetadataPartitions(state.config.properties.get('hoodie.table.metadata.partitions')).length > 0) {
+    await (await import('../metadata/lazy.js')).discardMetadataDeltacommitOf(storage, state.config, write.instantTime);
+  }
   await writeTransition(storage, state, write).remove('INFLIGHT', 'REQUESTED');
 }
 

@@ -11,8 +11,7 @@ import type { TableConfig } from '../../config/table-config.js';
 import type { FileInfo, Storage } from '../../storage/storage.js';
 import type { Timeline } from '../../timeline/timeline.js';
 import type { MetadataFileSlice } from '../../metadata/metadata-file-slices.js';
-import { metadataListingFiles, readMetadataListing } from './metadata-reads.js';
-import { openMetadataTable, type MetadataTable } from './metadata-table.js';
+import type { MetadataTable } from './metadata-table.js';
 
 /** Where a reader's data-file listing comes from: the MDT's `files` partition (when built) or storage. */
 export type ListingMode = 'metadata' | 'storage';
@@ -78,6 +77,8 @@ export async function loadDataListing(
   if (mode === 'storage' || !hasMetadataFilesPartition(config)) return { files: await storageListing(), source: 'storage' };
   let reason: { message: string; path: string };
   try {
+    // The MDT code loads only here, for a table that lists its files in the MDT (./lazy.ts).
+    const { openMetadataTable, metadataListingFiles, readMetadataListing } = await import('./lazy.js');
     const opened = await openMetadataTable(storage, { dataConfig: config, dataTimeline: timeline });
     const mdt = opened && withCachedSlices(opened);
     const incomplete = mdt ? await missingFilesLog(mdt) : { message: 'the metadata table could not be opened', path: '.' };

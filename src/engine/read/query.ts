@@ -13,7 +13,6 @@ import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import { withArchivedWrites } from './archived-fallback.js';
 import type { TableState } from '../table-state.js';
 import type { ListingMode } from '../metadata/metadata-listing.js';
-import { metadataSkipping } from '../metadata/metadata-skipping.js';
 
 /** Options shared by every read. */
 export interface ReadOptions {
@@ -167,7 +166,7 @@ export async function resolveQuery(state: TableState, options: QueryOptions): Pr
 /** The metadata table's data skipping for `filters` (when the state was listed through it) and the listing's warnings. */
 async function skippingOf(state: TableState, filters: readonly CompiledFilter[], latest: boolean): Promise<{ skipping: DataSkipping | undefined; warnings: ReadWarning[] }> {
   const listing = await state.listing();
-  const skipping = listing.metadataTable ? await metadataSkipping(listing.metadataTable, state.config, filters, latest) : undefined;
+  const skipping = listing.metadataTable ? await (await import('../metadata/lazy.js')).metadataSkipping(listing.metadataTable, state.config, filters, latest) : undefined;
   return { skipping, warnings: listing.warning ? [listing.warning] : [] };
 }
 

@@ -8,18 +8,14 @@
 // count (Java's valid-instant rule); the re-run of the clean or compaction finds its MDT deltacommit completed
 // and completes the data instant (writeMetadataDeltacommit is idempotent).
 import type { TableConfig } from '../../config/table-config.js';
-import { cleanMetadataRecords } from '../../metadata/metadata-clean-records.js';
-import { columnsToIndex } from '../../metadata/column-stats.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
-import { metadataWriteRecords, type MetadataWriteInput } from '../../metadata/metadata-write-records.js';
+import type { MetadataWriteInput } from '../../metadata/metadata-write-records.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { parseInstantTime } from '../../timeline/instant-time.js';
 import type { Clock } from '../clock.js';
 import { loadTableState } from '../context.js';
-import { metadataWriteInput } from '../metadata/metadata-write-input.js';
-import { openMetadataTable, type MetadataTable } from '../metadata/metadata-table.js';
-import { writeMetadataDeltacommit } from '../metadata/metadata-writer.js';
+import type { MetadataTable } from '../metadata/metadata-table.js';
 import type { TableState } from '../table-state.js';
 import { compareInstantTimes } from '../../timeline/instant.js';
 import { metadataTableTimeline } from './archival.js';
@@ -39,6 +35,7 @@ export function clockAfter(clock: Clock, floor: string | undefined): Clock {
 /** The MDT as of now (a fresh data timeline: Java's valid-instant rule), with each listed partition's file-group count. */
 async function openCurrent(storage: Storage, config: TableConfig): Promise<{ state: TableState; mdt: MetadataTable; fileGroupCounts: Record<string, number> } | undefined> {
   const state = await loadTableState(storage);
+  const { openMetadataTable } = await import('../metadata/lazy.js');
   const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline: state.timeline });
   if (!mdt) return undefined;
   const fileGroupCounts: Record<string, number> = {};
@@ -56,6 +53,7 @@ export async function cleanToMetadata(state: TableState, instant: string, delete
   const current = await openCurrent(state.storage, state.config);
   if (!current) return undefined;
   const { mdt, fileGroupCounts } = current;
+  const { cleanMetadataRecords, columnsToIndex, writeMetadataDeltacommit } = await import('../metadata/lazy.js');
   const columns = columnsToIndex(await current.state.schemaAsOf(undefined), { populateMetaFields: state.config.populateMetaFields });
   const writes = cleanMetadataRecords({ partitions: mdt.partitions, fileGroupCounts, deletedFiles, deletedPartitions, columns });
   await lockHeld();
@@ -71,6 +69,7 @@ export async function compactionToMetadata(state: TableState, instant: string, m
   const current = await openCurrent(state.storage, state.config);
   if (!current) return undefined;
   const { mdt } = current;
+  const { metadataWriteInput, metadataWriteRecords, writeMetadataDeltacommit } = await import('../metadata/lazy.js');
   const writeStats = Object.values(parseCommitMetadata(metadata, instant).partitionToWriteStats).flat();
   const input = await metadataWriteInput({
     storage: state.storage, metadataTable: mdt, instantTime: instant,

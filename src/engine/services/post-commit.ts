@@ -3,8 +3,6 @@
 // never a failure of the write (which a caller would retry, writing the rows twice).
 import { isLakeletError, type LakeletErrorCode } from '../../errors.js';
 import type { EngineContext } from '../context.js';
-import { cleanMetadataTable } from '../metadata/metadata-clean.js';
-import { compactMetadataTable } from '../metadata/metadata-compaction.js';
 import { archive } from './archival.js';
 import { hasMetadataTable } from './metadata-sync.js';
 import { clean } from './clean.js';
@@ -59,6 +57,7 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
   if (known !== undefined && hasMetadataTable(known)) {
     const timing = { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs };
     steps.push(['metadata-compaction', async () => {
+      const { cleanMetadataTable, compactMetadataTable } = await import('../metadata/lazy.js');
       if (await compactMetadataTable(ctx.storage, timing)) await cleanMetadataTable(ctx.storage, timing);
     }]);
   }

@@ -19,7 +19,7 @@ import type { TableState } from '../table-state.js';
 import { reloadTimeline } from '../context.js';
 import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { instantTransition } from '../commit/transitions.js';
-import { rollbackMetadataDeltacommit } from '../metadata/metadata-rollback.js';
+import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -138,7 +138,9 @@ async function finishRollback(state: TableState, rollbackTime: string, target: {
     instantsRollback: [{ commitTime: target.requestedTime, action: target.action }],
   });
   // The MDT's rollback of the target's MDT deltacommit completes first (v8/v9 with an MDT; else a no-op).
-  const completionClock = await rollbackMetadataDeltacommit(storage, config, rollbackTime, target, clock);
+  // The MDT code loads only for a table with a metadata table (../metadata/lazy.ts).
+  const withMetadataTable = config.version >= 8 && parseMetadataPartitions(config.properties.get('hoodie.table.metadata.partitions')).length > 0;
+  const completionClock = withMetadataTable ? await (await import('../metadata/lazy.js')).rollbackMetadataDeltacommit(storage, config, rollbackTime, target, clock) : clock;
   await instantTransition(storage, config, rollbackTime, 'rollback').complete(metadata, { mode: 'overwrite', clock: completionClock });
   return { instant: rollbackTime, rolledBack: target.requestedTime, filesDeleted: targets.baseFiles.length };
 }

@@ -6,14 +6,11 @@
 import type { FileSystemView } from '../../file-group/file-system-view.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
-import { metadataWriteRecords, type RecordIndexUpsert } from '../../metadata/metadata-write-records.js';
+import type { RecordIndexUpsert } from '../../metadata/metadata-write-records.js';
 import { withMetaFields } from '../../schema/table-schema.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import type { CompleteWriteHooks, InflightWrite } from '../commit/commit-protocol.js';
 import { loadTableState } from '../context.js';
-import { metadataWriteInput } from '../metadata/metadata-write-input.js';
-import { openMetadataTable } from '../metadata/metadata-table.js';
-import { writeMetadataDeltacommit } from '../metadata/metadata-writer.js';
 import { loadTimeline, type TableState } from '../table-state.js';
 import type { WriteCommit } from './commit-write.js';
 import { recordIndexChanges } from './record-index.js';
@@ -64,6 +61,8 @@ export function metadataCommitHooks(state: TableState, inflight: InflightWrite, 
       const timeline = await loadTimeline(storage, config);
       const missed = timeline.completedWrites().some((i) => i.requestedTime !== inflight.instantTime && !inflight.seenCompleted.has(i.requestedTime) && !inflight.seenCompactions.has(i.requestedTime));
       const current = missed ? await loadTableState(storage) : state;
+      // The MDT code loads only here, for a table with a metadata table (../metadata/lazy.ts).
+      const { metadataWriteInput, metadataWriteRecords, openMetadataTable, writeMetadataDeltacommit } = await import('../metadata/lazy.js');
       const metadataTable = await openMetadataTable(storage, { dataConfig: config, dataTimeline: current.timeline });
       if (metadataTable === undefined) return undefined;
       const parsed = parseCommitMetadata(metadata, inflight.instantTime);

@@ -6,7 +6,6 @@ import { fileGroupKey } from '../../file-group/file-slice.js';
 import type { TagMap } from '../../index/index-type.js';
 import type { LocatedKey } from '../../index/tagging.js';
 import { METADATA_PARTITION, parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
-import { lookupRecordIndex } from '../metadata/metadata-reads.js';
 import type { TableState } from '../table-state.js';
 import { tagWith, type Index, type TagInput } from './tag.js';
 
@@ -17,6 +16,7 @@ export function hasMetadataRecordIndex(state: TableState): boolean {
 
 /** Where the MDT's record index puts `keys`, among the latest slices (a key naming a group no longer live is not found). */
 async function locate(input: TagInput, keys: readonly string[]): Promise<LocatedKey[]> {
+  const { lookupRecordIndex } = await import('../metadata/lazy.js');
   const found = (await lookupRecordIndex(input.state.storage, keys, { dataConfig: input.state.config, dataTimeline: input.state.timeline })) ?? new Map();
   const out: LocatedKey[] = [];
   for (const [key, loc] of found) if (input.sliceOf.has(fileGroupKey(loc.partitionPath, loc.fileId))) out.push({ recordKey: key, partitionPath: loc.partitionPath, fileId: loc.fileId });
