@@ -7,6 +7,7 @@ import { dropCompactionPlan } from './compaction.js';
 import { isTableServiceCommit, rollbackFailedWrites, rollbackInstant, rollbackPendingWrite, type RollbackOptions, type RollbackResult } from './rollback.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
 import { metadataCompactionAfter } from './metadata-sync.js';
+import { checkRollbackRestorable } from './rollback-guard.js';
 
 /**
  * Undo a write: by default the newest pending write if there is one (a crashed write, never the last good
@@ -75,6 +76,7 @@ export async function rollbackLatestWrite(ctx: EngineContext, instant?: string, 
   if (compacted !== undefined) {
     throw new LakeletError('UNSUPPORTED', `rollback: the metadata table was compacted at ${compacted}, folding in ${time} — nothing was written`, { instant: time, value: compacted });
   }
+  await checkRollbackRestorable(state, time, undone);
   for (const service of writes.filter((w) => compareInstantTimes(w.requestedTime, target.requestedTime) > 0).reverse()) {
     await rollbackInstant(state, service, now);
     state = await reloadTimeline(state);
