@@ -3,6 +3,7 @@
 // (files from the write stats, record_index from the write's key changes, column/partition stats over the
 // committed view as it is now under the lock), the records per MDT file group, and the MDT deltacommit named
 // after the data instant. The data instant then completes after the MDT deltacommit's completion time.
+import { LakeletError } from '../../errors.js';
 import type { FileSystemView } from '../../file-group/file-system-view.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
@@ -27,6 +28,17 @@ export interface MetadataRecordIndexChanges {
 /** The MDT `record_index` changes of a write (the record-level index's own change set: inserts, moves, deletes, replaced groups' keys). */
 export async function metadataRecordIndexChanges(commit: CommittedWrite): Promise<MetadataRecordIndexChanges> {
   const changes = await recordIndexChanges(commit, sliceKeyReaderFor(commit.state, commit.merge.orderingFields, commit.merge.orderingKinds));
+  // Hudi's record index is global: one location per key. A non-global index (or a non-deduplicating insert)
+  // that puts one key into two file groups in one write cannot be indexed (Java rejects it too).
+  const placed = new Map<string, string>();
+  for (const a of changes.added) {
+    const where = `${a.location.partitionPath}/${a.location.fileId}`;
+    const before = placed.get(a.key);
+    if (before !== undefined && before !== where) {
+      throw new LakeletError('INVALID_ARGUMENT', `write: key ${JSON.stringify(a.key)} would be in two file groups (${before} and ${where}), but the metadata table's record index holds one location per key; use a global index (RECORD_INDEX, GLOBAL_BLOOM, GLOBAL_SIMPLE) and deduplicated writes on this table — nothing was committed`, { value: a.key, field: 'record_index' });
+    }
+    placed.set(a.key, where);
+  }
   return {
     upserts: changes.added.map((a) => ({ key: a.key, partitionPath: a.location.partitionPath, fileId: a.location.fileId })),
     deletes: changes.removed.map((r) => r.key),
