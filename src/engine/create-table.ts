@@ -12,8 +12,8 @@ import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../ke
 import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
-import { initializeMetadataTable, type InitializedMetadataTable } from './metadata/metadata-init.js';
-import { columnStatsKind, columnsToIndex } from '../metadata/column-stats.js';
+import type { InitializedMetadataTable } from './metadata/metadata-init.js';
+import type * as MetadataTableCode from './metadata/lazy.js';
 import { withMetaFields } from '../schema/table-schema.js';
 
 /** What defines a new table (everything of `createTable`'s options that is not a write option). */
@@ -124,8 +124,9 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   // The MDT first, complete, then the properties that list it; never over an existing table (the create below
   // then reports it).
   if (version !== 6 && (options.metadataTable ?? DEFAULT_METADATA_TABLE) && !(await exists(storage, PROPERTIES_PATH))) {
-    const statsColumns = schema ? indexableColumns(withMetaFields(schema), version) : undefined;
-    metadata = await initializeMetadataTable(storage, options.name, version, { partitioned: partitionFields.length > 0, ...(statsColumns ? { statsColumns } : {}) }, options.clock);
+    const code = await import('./metadata/lazy.js'); // the MDT code, loaded only for a table created with one
+    const statsColumns = schema ? indexableColumns(code, withMetaFields(schema), version) : undefined;
+    metadata = await code.initializeMetadataTable(storage, options.name, version, { partitioned: partitionFields.length > 0, ...(statsColumns ? { statsColumns } : {}) }, options.clock);
   }
   const text = createTableProperties({
     ...(metadata ? { metadataPartitions: metadata.partitions, ...(metadata.indexDefsPath ? { indexDefsPath: metadata.indexDefsPath } : {}) } : {}),
@@ -163,7 +164,8 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
  * The columns column_stats would index, or undefined when lakelet cannot write the stats of one of them (a type
  * whose encoding is not verified for this version): then the table starts without column and partition stats.
  */
-function indexableColumns(schema: AvroRecordSchema, version: 8 | 9): string[] | undefined {
+function indexableColumns(code: typeof MetadataTableCode, schema: AvroRecordSchema, version: 8 | 9): string[] | undefined {
+  const { columnStatsKind, columnsToIndex } = code;
   const columns = columnsToIndex(schema, { populateMetaFields: true });
   try {
     for (const c of columns) columnStatsKind(c, schema.fields.find((f) => f.name === c)?.type ?? { type: 'null' }, version);
