@@ -1,8 +1,8 @@
-// Loads what a reader knows about a table at one moment: config, active timeline, the data-file listing,
-// the file-system view, commit metadata (cached per instant) and the table schema as of an instant.
-import { parseTableConfig, type TableConfig } from '../config/table-config.js';
+// What a reader knows about a table at one moment (loaded through table-load.ts): config, active timeline, the
+// data-file listing, the file-system view, commit metadata (cached per instant) and the table schema as of an instant.
+import type { TableConfig } from '../config/table-config.js';
 import { LakeletError, isLakeletError } from '../errors.js';
-import { baseName, HOODIE_DIR, instantFilePath, PROPERTIES_PATH, timelineFilePath } from '../layout.js';
+import { baseName, instantFilePath, PROPERTIES_PATH, timelineFilePath } from '../layout.js';
 import type { CommittedWrite } from '../file-group/committed-files.js';
 import { FileSystemView, type ReplaceRecord } from '../file-group/file-system-view.js';
 import { parseLogFileName } from '../file-group/file-names.js';
@@ -13,61 +13,19 @@ import { parseRecordSchema, withMetaFields, withoutMetaFields } from '../schema/
 import type { FileInfo, Storage } from '../storage/storage.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { compareInstantTimes, INIT_INSTANT_TIME, type Instant } from '../timeline/instant.js';
-import { Timeline } from '../timeline/timeline.js';
+import type { Timeline } from '../timeline/timeline.js';
 import { storageBuffer } from '../storage/async-buffer.js';
 import { loadArchivedTimeline, readCommitMetadataOrArchived, withArchivedWrites } from './read/archived-fallback.js';
 import type { ArchivedTimeline } from '../timeline/archived-timeline.js';
 import { parseCleanerPlan, parseCleanMetadata } from '../timeline/clean-metadata.js';
 import type { DataListing } from './metadata/metadata-listing.js';
+import { filesMayHaveMoved, listDataFiles, loadTableConfig, loadTimeline } from './table-load.js';
+
+/** Loading the config, the active timeline and the data files lives in table-load.ts; importers keep this path. */
+export { listDataFiles, loadTableConfig, loadTimeline } from './table-load.js';
 
 /** Where a state's data-file listing comes from (default: {@link listDataFiles}, storage). */
 export type DataFileLister = (state: TableState) => Promise<DataListing>;
-
-/** Read and validate `.hoodie/hoodie.properties`; a missing file → `INVALID_TABLE` naming it. */
-export async function loadTableConfig(storage: Storage): Promise<TableConfig> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await storage.read(PROPERTIES_PATH);
-  } catch (err) {
-    if (isLakeletError(err, 'NOT_FOUND')) {
-      throw new LakeletError('INVALID_TABLE', `table: not a Hudi table, ${PROPERTIES_PATH} is missing in ${storage.label}`, { path: PROPERTIES_PATH }, { cause: err });
-    }
-    throw err;
-  }
-  return parseTableConfig(new TextDecoder().decode(bytes), PROPERTIES_PATH);
-}
-
-/** List the active timeline folder. */
-export async function loadTimeline(storage: Storage, config: TableConfig): Promise<Timeline> {
-  const entries = await storage.list(config.timelinePath);
-  return Timeline.fromFileNames(entries.filter((e) => e.kind === 'file').map((e) => baseName(e.path)));
-}
-
-/** Every file below the table root outside `.hoodie/` (and macOS junk folders). */
-export async function listDataFiles(storage: Storage): Promise<FileInfo[]> {
-  const top = await storage.list('');
-  const out: FileInfo[] = [];
-  for (const e of top) {
-    if (e.kind === 'file') out.push(e);
-    else if (e.path !== HOODIE_DIR && e.path !== '__MACOSX') for (const f of await storage.list(e.path, { recursive: true })) out.push(f);
-  }
-  return out;
-}
-
-/** Actions whose instants delete data files (writers' own new instants never do). */
-const DELETING_ACTIONS = new Set(['clean', 'rollback', 'restore']);
-
-/**
- * Could data files have been deleted legitimately between loading `loaded` and reading `now`? True when a
- * completed instant of `loaded` is gone (rolled back, restored, archived) or a clean, rollback or restore
- * instant appeared.
- */
-function filesMayHaveMoved(loaded: Timeline, now: Timeline): boolean {
-  const present = new Set(now.instants.map((i) => i.fileName));
-  if (loaded.instants.some((i) => i.state === 'COMPLETED' && !present.has(i.fileName))) return true;
-  const before = new Set(loaded.instants.map((i) => i.fileName));
-  return now.instants.some((i) => DELETING_ACTIONS.has(i.action) && !before.has(i.fileName));
-}
 
 /** A table as loaded at one moment; caches listing, view and commit metadata. */
 export class TableState {

@@ -12,22 +12,22 @@ import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import type { CommitMetadata } from '../timeline/commit-metadata.js';
 import { LakeletError } from '../errors.js';
 import { InMemoryIndex } from '../engine/write/in-memory-index.js';
-import { rollbackLatestWrite } from '../engine/services/rollback-latest.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
-import { runPendingCompactions, scheduleCompaction, type CompactionResult } from '../engine/services/compaction.js';
+import type { CompactionResult } from '../engine/services/compaction.js';
 import { write, type WriteRequest, type WriteResult } from '../engine/write/write-client.js';
-import { resolveWriteOptions, type WriteOptions } from '../engine/write/write-options.js';
+import type { WriteOptions } from '../engine/write/write-options.js';
 import { EngineContext } from '../engine/context.js';
 import { withTableWriteLock } from '../engine/commit/write-lock.js';
-import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult, type MaintenanceOperation } from '../engine/table-support.js';
+import type { DisableMetadataTableResult } from '../engine/table-support.js';
 import { clean, type CleanOptions, type CleanResult } from '../engine/services/clean.js';
 import { archive } from '../engine/services/archival.js';
 import type { ArchivalOptions } from '../plan/archival-plan.js';
 import { deleteSavepoint, savepoint, type SavepointOptions, type SavepointResult } from '../engine/services/savepoint.js';
-import { finishPendingRestores, restore, type RestoreResult } from '../engine/services/restore.js';
+import { restore, type RestoreResult } from '../engine/services/restore.js';
 import type { WriteInput } from '../engine/write/records.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
+import { compactTable, disableTableMetadataTable, rollbackTable, runTableService } from './services.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { TableReadDefaults } from '../engine/context.js';
 
@@ -203,12 +203,7 @@ export class Table {
    * `options.force`; a forced rollback makes that writer, if it is alive, fail with `ABORTED`.
    */
   async rollback(instant?: string | Instant, options: Pick<WriteOptions, 'clock' | 'heartbeatTimeoutMs'> & { force?: boolean } = {}): Promise<RollbackResult> {
-    return this.runService('rollback', async (ctx) => {
-      if ((await finishPendingRestores(await ctx.snapshot())).length > 0) await ctx.reload();
-      const { force, ...timing } = options;
-      const { clock, heartbeatTimeoutMs } = resolveWriteOptions(ctx.defaults, timing);
-      return rollbackLatestWrite(ctx, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
-    });
+    return rollbackTable(this.ctx, instant, options);
   }
 
   /** Delete file versions no retained commit needs, per the cleaning policy (default keep the latest 10 commits). */
@@ -238,9 +233,7 @@ export class Table {
    * lose the listing, column stats and record index it held until a Hudi writer rebuilds it.
    */
   async disableMetadataTable(): Promise<DisableMetadataTableResult> {
-    const result = await withTableWriteLock(this.ctx.storage, async () => disableMetadataTable(await this.ctx.load()));
-    await this.refresh();
-    return result;
+    return disableTableMetadataTable(this.ctx);
   }
 
   /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */
@@ -257,15 +250,7 @@ export class Table {
    * `CONFLICT`, leaving no trace. Plans another runner is running (live heartbeat) are skipped.
    */
   async compact(options: WriteOptions & { force?: boolean } = {}): Promise<CompactionResult[]> {
-    const { options: resolved, release } = this.ctx.writeOptions(options);
-    try {
-      return await this.runService('compact', async (ctx) => {
-        await scheduleCompaction(ctx, resolved.compaction, options.force ?? true, { ...resolved, whenWritesPending: 'conflict' });
-        return runPendingCompactions(ctx, resolved);
-      });
-    } finally {
-      await release();
-    }
+    return compactTable(this.ctx, options);
   }
 
   /**
@@ -276,22 +261,9 @@ export class Table {
     await this.ctx.close();
   }
 
-  /**
-   * One table service: under the table's write lock, the table loaded afresh, refused when lakelet cannot
-   * maintain it (before anything is written), then the service; afterwards the snapshot the service left is
-   * what the table shows (a failing re-read does not report a service that ran as failed: a later refresh()
-   * catches up).
-   */
-  private async runService<T>(operation: MaintenanceOperation, service: (ctx: EngineContext) => Promise<T>): Promise<T> {
-    try {
-      return await withTableWriteLock(this.ctx.storage, async () => {
-        await checkTableMaintainable(await this.ctx.load(), operation);
-        return service(this.ctx);
-      });
-    } finally {
-      this.ctx.invalidate();
-      await this.ctx.snapshot().catch(() => undefined);
-    }
+  /** One table service under the write lock (table/services.ts). */
+  private runService<T>(operation: Parameters<typeof runTableService>[1], service: (ctx: EngineContext) => Promise<T>): Promise<T> {
+    return runTableService(this.ctx, operation, service);
   }
 
   private async write(request: Omit<WriteRequest, 'inMemoryIndex'>): Promise<WriteResult> {
