@@ -5,6 +5,7 @@ import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './a
 import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from './clean-metadata.js';
 import { COMPACTION_PLAN_SCHEMA } from './compaction-plan.js';
 import { SAVEPOINT_METADATA_SCHEMA } from './savepoint-metadata.js';
+import { WRITE_STAT_SCHEMA } from './commit-metadata-avro.js';
 
 const STR = { type: 'string', 'avro.java.string': 'String' } as const;
 const OPT_STR = ['null', STR] as const;
@@ -21,27 +22,7 @@ export const COMMIT_METADATA_AVRO_SCHEMA = {
       type: 'map',
       values: {
         type: 'array',
-        items: {
-          type: 'record',
-          name: 'HoodieWriteStat',
-          fields: [
-            n('fileId', OPT_STR), n('path', OPT_STR), n('prevCommit', OPT_STR), n('numWrites', OPT_LONG), n('numDeletes', OPT_LONG),
-            n('numUpdateWrites', OPT_LONG), n('totalWriteBytes', OPT_LONG), n('totalWriteErrors', OPT_LONG), n('partitionPath', OPT_STR),
-            n('totalLogRecords', OPT_LONG), n('totalLogFiles', OPT_LONG), n('totalUpdatedRecordsCompacted', OPT_LONG), n('numInserts', OPT_LONG),
-            n('totalLogBlocks', OPT_LONG), n('totalCorruptLogBlock', OPT_LONG), n('totalRollbackBlocks', OPT_LONG), n('fileSizeInBytes', OPT_LONG),
-            n('logVersion', ['null', 'int']), n('logOffset', OPT_LONG), n('baseFile', OPT_STR),
-            n('logFiles', ['null', { type: 'array', items: STR, default: null }]),
-            n('cdcStats', ['null', { type: 'map', values: 'long', 'avro.java.string': 'String', default: null }]),
-            n('prevBaseFile', OPT_STR), n('minEventTime', OPT_LONG), n('maxEventTime', OPT_LONG),
-            n('runtimeStats', ['null', {
-              type: 'record',
-              name: 'HoodieRuntimeStats',
-              fields: [n('totalScanTime', OPT_LONG), n('totalCreateTime', OPT_LONG), n('totalUpsertTime', OPT_LONG)],
-            }]),
-            n('totalLogFilesCompacted', OPT_LONG), n('totalLogReadTimeMs', OPT_LONG), n('totalLogSizeCompacted', OPT_LONG), n('tempPath', OPT_STR),
-            n('numUpdates', OPT_LONG),
-          ],
-        },
+        items: WRITE_STAT_SCHEMA,
       },
       'avro.java.string': 'String',
     }]),

@@ -13,8 +13,8 @@ const OPT_STR = ['null', STR] as const;
 const OPT_LONG = ['null', 'long'] as const;
 const n = (name: string, type: unknown) => ({ name, type, default: null });
 
-/** `HoodieWriteStat` as Hudi 1.x's commit files define it (inside `HoodieCommitMetadata`, field order kept). */
-const WRITE_STAT_SCHEMA = {
+/** `HoodieWriteStat` as Hudi's commit files define it (inside `HoodieCommitMetadata`, field order kept; the archived timeline's entries embed the same record). */
+export const WRITE_STAT_SCHEMA = {
   type: 'record',
   name: 'HoodieWriteStat',
   fields: [
