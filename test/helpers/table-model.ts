@@ -237,6 +237,9 @@ interface ModelSavepoint { instant: string; entry: number }
  * Run one seeded sequence against a new table, checking the table against the model after every
  * operation. Returns what the sequence exercised.
  */
+/** `LAKELET_MODEL_TRACE=1` (Node) prints which operation each step drew; browsers have no `process`. */
+const TRACE = typeof process !== 'undefined' && Boolean(process.env.LAKELET_MODEL_TRACE);
+
 export async function runSequence(seed: number, options: SequenceOptions): Promise<SequenceStats> {
   const rnd = new Random(seed);
   // A table with a metadata table keeps Hudi's record index (one location per record key, across partitions):
@@ -281,7 +284,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
-    if (process.env.LAKELET_MODEL_TRACE) console.log(label, what.toFixed(3)); // which operation a failing step drew
+    if (TRACE) console.log(label, what.toFixed(3)); // which operation a failing step drew
     // A rollback undoes the latest data write and the compactions after it: refused if any is savepointed.
     const latestSavepointed = savepoints.some((s) => s.instant >= (seq.history.at(-1)?.instant ?? '~'));
     if (what < 0.3) {
