@@ -1,7 +1,8 @@
 // "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
 // lakelet writes table versions 6 (timeline layout 1), 8 and 9 (layout 2; Hudi 1.0/1.1), parquet, without a
-// metadata table (v8/v9: with one of the partitions lakelet maintains), CDC or partial updates, merging by event time or commit time (v8: by payload class and merge
-// strategy id; v9: by merge mode alone); anything else is refused with UNSUPPORTED naming the property.
+// metadata table (v8/v9: with one of the partitions lakelet maintains), CDC or partial updates, merging by event
+// time or commit time (v8: by payload class and merge strategy id; v9: by merge mode alone); anything else is
+// refused with UNSUPPORTED naming the property.
 // The one opt-in: disabling a v6 table's metadata table as Hudi's writer does with `hoodie.metadata.enable=false`.
 import type { TableConfig } from '../config/table-config.js';
 import { LakeletError } from '../errors.js';
