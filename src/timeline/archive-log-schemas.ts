@@ -5,33 +5,15 @@ import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './a
 import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from './clean-metadata.js';
 import { COMPACTION_PLAN_SCHEMA } from './compaction-plan.js';
 import { SAVEPOINT_METADATA_SCHEMA } from './savepoint-metadata.js';
-import { WRITE_STAT_SCHEMA } from './commit-metadata-avro.js';
+import { COMMIT_METADATA_FILE_SCHEMA } from './commit-metadata-avro.js';
 
 const STR = { type: 'string', 'avro.java.string': 'String' } as const;
 const OPT_STR = ['null', STR] as const;
 const OPT_LONG = ['null', 'long'] as const;
 const n = (name: string, type: unknown) => ({ name, type, default: null });
 
-/** `HoodieCommitMetadata` (Avro) as Hudi embeds it (copied from a Hudi-written commit file's header). */
-export const COMMIT_METADATA_AVRO_SCHEMA = {
-  type: 'record',
-  name: 'HoodieCommitMetadata',
-  namespace: 'org.apache.hudi.avro.model',
-  fields: [
-    n('partitionToWriteStats', ['null', {
-      type: 'map',
-      values: {
-        type: 'array',
-        items: WRITE_STAT_SCHEMA,
-      },
-      'avro.java.string': 'String',
-    }]),
-    n('compacted', ['null', 'boolean']),
-    n('extraMetadata', ['null', { type: 'map', values: STR, 'avro.java.string': 'String', default: null }]),
-    { name: 'version', type: ['int', 'null'], default: 1 },
-    n('operationType', OPT_STR),
-  ],
-} as const;
+/** `HoodieCommitMetadata` (Avro) as archived entries embed it: the same record as layout 2's commit files. */
+export const COMMIT_METADATA_AVRO_SCHEMA = COMMIT_METADATA_FILE_SCHEMA;
 
 /** `HoodieReplaceCommitMetadata` (Avro), write stats by reference to `HoodieWriteStat`. */
 export const REPLACE_COMMIT_METADATA_AVRO_SCHEMA = {
