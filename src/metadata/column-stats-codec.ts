@@ -21,6 +21,13 @@ export type ScalarWrappedValue =
 /** A min/max value: a scalar, or (schema v9) an ArrayWrapper of scalars. */
 export type WrappedValue = ScalarWrappedValue | { wrapper: 'ArrayWrapper'; values: (ScalarWrappedValue | null)[] | null };
 
+/**
+ * Ordinals of Hudi's `org.apache.hudi.stats.ValueType` enum (V1, NULL, BOOLEAN, INT, LONG, FLOAT, DOUBLE, STRING,
+ * BYTES, FIXED, DECIMAL, UUID, DATE, …, TIMESTAMP_MICROS at 16), the `typeOrdinal` a v9 stat carries. The ones the
+ * v9 fixtures hold (2, 4, 7, 10, 12, 16) match this order; INT, FLOAT and DOUBLE are taken from the enum itself.
+ */
+export const VALUE_TYPE = { BOOLEAN: 2, INT: 3, LONG: 4, FLOAT: 5, DOUBLE: 6, STRING: 7, DECIMAL: 10, DATE: 12, TIMESTAMP_MICROS: 16 } as const;
+
 /** `HoodieValueTypeInfo` (schema v9): the value type's enum ordinal and optional detail. */
 export interface ValueTypeInfo {
   typeOrdinal: number;

@@ -7,7 +7,7 @@ import { unsupported } from '../errors.js';
 import type { AvroField, AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import type { ParquetFooter } from '../format/parquet/read.js';
 import { epochMicros } from '../schema/timestamp-micros.js';
-import type { ColumnStatsMetadata, ScalarWrappedValue, ValueTypeInfo } from './column-stats-codec.js';
+import { VALUE_TYPE, type ColumnStatsMetadata, type ScalarWrappedValue, type ValueTypeInfo } from './column-stats-codec.js';
 import { columnStatsKey, partitionStatsKey } from './keys.js';
 import { compareWrappedValues, mergeColumnStats } from './metadata-merge.js';
 import { emptyMetadataRecord, METADATA_RECORD_TYPE, type HoodieMetadataRecord } from './metadata-record.js';
@@ -45,20 +45,24 @@ export function columnsToIndex(schema: AvroRecordSchema, options: { populateMeta
 type Kind = { wrapper: ScalarWrappedValue['wrapper']; valueType: ValueTypeInfo | null; decimalScale?: number };
 
 /**
- * How a column's values are wrapped, for the types checked on the fixtures: v9 (Hudi 1.1) strings, longs,
- * timestamp-micros, dates, booleans and decimals (raw unscaled bytes + DECIMAL "p,s"); v8 (Hudi 1.0) strings,
+ * How a column's values are wrapped: v9 (Hudi 1.1) strings, longs, timestamp-micros, dates, booleans and decimals
+ * (raw unscaled bytes + DECIMAL "p,s") as the fixtures hold them, plus ints, floats and doubles (their primitive
+ * wrapper, ValueType INT/FLOAT/DOUBLE); v8 (Hudi 1.0) strings,
  * longs, ints, doubles and booleans. Other types → `UNSUPPORTED` naming the column (no guessed encodings).
  */
 export function columnStatsKind(column: string, type: AvroSchema, version: MetadataSchemaVersion): Kind {
   const t = nonNull(type);
   const l = t && 'logicalType' in t ? t.logicalType : undefined;
   const v9 = (ordinal: number, info: string | null = null): ValueTypeInfo | null => (version === 9 ? { typeOrdinal: ordinal, additionalInfo: info } : null);
-  if (t?.type === 'string' && l === undefined) return { wrapper: 'StringWrapper', valueType: v9(7) };
-  if (t?.type === 'boolean') return { wrapper: 'BooleanWrapper', valueType: v9(2) };
-  if (t?.type === 'long' && l === undefined) return { wrapper: 'LongWrapper', valueType: v9(4) };
-  if (version === 9 && t?.type === 'long' && l?.name === 'timestamp-micros') return { wrapper: 'LongWrapper', valueType: v9(16) };
-  if (version === 9 && t?.type === 'int' && l?.name === 'date') return { wrapper: 'IntWrapper', valueType: v9(12) };
-  if (version === 9 && l?.name === 'decimal') return { wrapper: 'BytesWrapper', valueType: v9(10, `${l.precision},${l.scale}`), decimalScale: l.scale };
+  if (t?.type === 'string' && l === undefined) return { wrapper: 'StringWrapper', valueType: v9(VALUE_TYPE.STRING) };
+  if (t?.type === 'boolean') return { wrapper: 'BooleanWrapper', valueType: v9(VALUE_TYPE.BOOLEAN) };
+  if (t?.type === 'long' && l === undefined) return { wrapper: 'LongWrapper', valueType: v9(VALUE_TYPE.LONG) };
+  if (version === 9 && t?.type === 'long' && l?.name === 'timestamp-micros') return { wrapper: 'LongWrapper', valueType: v9(VALUE_TYPE.TIMESTAMP_MICROS) };
+  if (version === 9 && t?.type === 'int' && l?.name === 'date') return { wrapper: 'IntWrapper', valueType: v9(VALUE_TYPE.DATE) };
+  if (version === 9 && t?.type === 'int' && l === undefined) return { wrapper: 'IntWrapper', valueType: v9(VALUE_TYPE.INT) };
+  if (version === 9 && t?.type === 'float') return { wrapper: 'FloatWrapper', valueType: v9(VALUE_TYPE.FLOAT) };
+  if (version === 9 && t?.type === 'double') return { wrapper: 'DoubleWrapper', valueType: v9(VALUE_TYPE.DOUBLE) };
+  if (version === 9 && l?.name === 'decimal') return { wrapper: 'BytesWrapper', valueType: v9(VALUE_TYPE.DECIMAL, `${l.precision},${l.scale}`), decimalScale: l.scale };
   if (version === 8 && t?.type === 'int' && l === undefined) return { wrapper: 'IntWrapper', valueType: null };
   if (version === 8 && t?.type === 'double') return { wrapper: 'DoubleWrapper', valueType: null };
   throw unsupported(`metadata: column stats of ${JSON.stringify(column)} (${JSON.stringify(t ?? type)}) in metadata schema v${version} are not verified against Hudi; lakelet does not write them`, { field: column });
@@ -93,7 +97,7 @@ export function wrapStatValue(kind: Kind, v: unknown, column: string): ScalarWra
       if (typeof v === 'bigint') return { wrapper: kind.wrapper, value: v };
       if (typeof v === 'number' && Number.isSafeInteger(v)) return { wrapper: kind.wrapper, value: BigInt(v) };
       throw bad();
-    case 'DoubleWrapper': if (typeof v !== 'number') throw bad(); return { wrapper: kind.wrapper, value: v };
+    case 'FloatWrapper': case 'DoubleWrapper': if (typeof v !== 'number') throw bad(); return { wrapper: kind.wrapper, value: v };
     case 'BytesWrapper': {
       const scale = kind.decimalScale ?? 0;
       let unscaled: bigint;
@@ -113,7 +117,7 @@ export function wrapStatValue(kind: Kind, v: unknown, column: string): ScalarWra
  * minimum is -0.0 and a zero maximum +0.0, whatever sign the statistic was read with.
  */
 function signedZero(v: ScalarWrappedValue | null, zero: 0 | -0): ScalarWrappedValue | null {
-  return v !== null && v.wrapper === 'DoubleWrapper' && v.value === 0 ? { wrapper: v.wrapper, value: zero } : v;
+  return v !== null && (v.wrapper === 'DoubleWrapper' || v.wrapper === 'FloatWrapper') && v.value === 0 ? { wrapper: v.wrapper, value: zero } : v;
 }
 
 /** What {@link columnStatsFromParquetFooter} needs besides the footer. */

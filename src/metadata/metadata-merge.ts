@@ -3,7 +3,7 @@
 // the wider range and summed counts unless either side is a tombstone (or the newer is a tight bound), every other
 // type takes the newer record; a DELETE-block key removes the record. Applied oldest to newest over a file slice:
 // the base HFile's records, then each log block's.
-import type { ColumnStatsMetadata, ScalarWrappedValue, ValueTypeInfo, WrappedValue } from './column-stats-codec.js';
+import { VALUE_TYPE, type ColumnStatsMetadata, type ScalarWrappedValue, type ValueTypeInfo, type WrappedValue } from './column-stats-codec.js';
 import { mergeFileInfos } from './files-partition.js';
 import { METADATA_RECORD_TYPE, type HoodieMetadataRecord } from './metadata-record.js';
 
@@ -15,7 +15,6 @@ function signedBigInt(bytes: Uint8Array): bigint {
 }
 
 /** Schema v9's DECIMAL value type: BytesWrapper values are unscaled integers, compared numerically. */
-const DECIMAL_TYPE_ORDINAL = 10;
 
 /**
  * Order two scalar wrapped values of the same wrapper (Java's natural order of the unwrapped values; with the v9
@@ -24,7 +23,7 @@ const DECIMAL_TYPE_ORDINAL = 10;
 export function compareWrappedValues(a: ScalarWrappedValue, b: ScalarWrappedValue, valueType?: ValueTypeInfo | null): number | undefined {
   if (a.wrapper !== b.wrapper) return undefined;
   const x = a.value, y = b.value;
-  if (valueType?.typeOrdinal === DECIMAL_TYPE_ORDINAL && x instanceof Uint8Array && y instanceof Uint8Array) {
+  if (valueType?.typeOrdinal === VALUE_TYPE.DECIMAL && x instanceof Uint8Array && y instanceof Uint8Array) {
     const d = signedBigInt(x) - signedBigInt(y);
     return d < 0n ? -1 : d > 0n ? 1 : 0;
   }

@@ -122,13 +122,52 @@ describe.each([9, 8] as const)('a new v%i table with a metadata table', (tableVe
   });
 });
 
-test('a schema with a column whose stats lakelet cannot write (a v9 double) starts without column and partition stats; writes work', async () => {
+test('a schema with a column whose stats lakelet cannot write (a v9 timestamp-millis) starts without column and partition stats; writes work', async () => {
   const storage = memoryStorage();
-  const schema = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', 'double'], default: null }] };
+  const schema = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: ['null', { type: 'long', logicalType: 'timestamp-millis' }], default: null }] };
   const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema, tableVersion: 9, metadataTable: true });
   expect((await props(storage)).get('hoodie.table.metadata.partitions')).toBe('files,record_index');
-  await table.upsert([{ id: 'a', part: 'x', ts: 1n, v: 1.5 }], OPTIONS);
+  await table.upsert([{ id: 'a', part: 'x', ts: 1n, v: new Date(1_700_000_000_000) }], OPTIONS);
   expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+});
+
+test('v9 int, float and double columns get column and partition stats (ValueType INT 3, FLOAT 5, DOUBLE 6) that skip files', { timeout: 60_000 }, async () => {
+  const storage = memoryStorage();
+  const schema = { type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'n', type: ['null', 'int'], default: null }, { name: 'f', type: ['null', 'float'], default: null }, { name: 'd', type: ['null', 'double'], default: null }] };
+  const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema, tableVersion: 9, metadataTable: true });
+  expect((await props(storage)).get('hoodie.table.metadata.partitions')).toBe('column_stats,files,partition_stats,record_index');
+  await table.upsert([{ id: 'a', part: 'x', ts: 1n, n: 1, f: 0.5, d: -2.25 }, { id: 'b', part: 'x', ts: 1n, n: 7, f: 1.5, d: 0 }], OPTIONS);
+  await table.upsert([{ id: 'c', part: 'y', ts: 1n, n: 100, f: 20.5, d: 1e6 }, { id: 'd', part: 'y', ts: 1n, n: null, f: null, d: 3.5 }], OPTIONS);
+  expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+  const { readColumnStats } = await import('../../src/engine/metadata/metadata-reads.js');
+  const byColumn = async (c: string) => ((await readColumnStats(storage, c)) ?? []).map((s) => ({ min: s.minValue, max: s.maxValue, nulls: s.nullCount, type: s.valueType?.typeOrdinal })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  expect(await byColumn('n')).toEqual([
+    { min: { wrapper: 'IntWrapper', value: 1 }, max: { wrapper: 'IntWrapper', value: 7 }, nulls: 0, type: 3 },
+    { min: { wrapper: 'IntWrapper', value: 100 }, max: { wrapper: 'IntWrapper', value: 100 }, nulls: 1, type: 3 },
+  ]);
+  expect(await byColumn('f')).toEqual([
+    { min: { wrapper: 'FloatWrapper', value: 0.5 }, max: { wrapper: 'FloatWrapper', value: 1.5 }, nulls: 0, type: 5 },
+    { min: { wrapper: 'FloatWrapper', value: 20.5 }, max: { wrapper: 'FloatWrapper', value: 20.5 }, nulls: 1, type: 5 },
+  ]);
+  // Parquet's zero rule: a zero maximum is +0.0 (here -2.25 … 0).
+  const d = await byColumn('d');
+  expect(d).toEqual([
+    { min: { wrapper: 'DoubleWrapper', value: -2.25 }, max: { wrapper: 'DoubleWrapper', value: 0 }, nulls: 0, type: 6 },
+    { min: { wrapper: 'DoubleWrapper', value: 3.5 }, max: { wrapper: 'DoubleWrapper', value: 1e6 }, nulls: 0, type: 6 },
+  ]);
+  expect(Object.is((d[0]!.max as { value: number }).value, 0)).toBe(true);
+  // The stats prune: `d > 100` reads only part=y's file, and the rows equal a storage-listed read's.
+  const dataReads: string[] = [];
+  const recording: Storage = {
+    label: storage.label, readOnly: storage.readOnly,
+    head: (p) => storage.head(p), list: (p, o) => storage.list(p, o), write: (p, b) => storage.write(p, b),
+    writeIfAbsent: (p, b) => storage.writeIfAbsent(p, b), delete: (p) => storage.delete(p),
+    read: (p, range) => { if (!p.startsWith('.hoodie')) dataReads.push(p); return storage.read(p, range); },
+  };
+  const rows = await collect((await openTable(recording)).rows({ filters: [['d', '>', 100]], columns: ['id'] }));
+  expect([...new Set(dataReads)].map((f) => f.split('/')[0])).toEqual(['part=y']);
+  expect(rows).toEqual(await collect((await openTable(storage, { listing: 'storage' })).rows({ filters: [['d', '>', 100]], columns: ['id'] })));
+  expect(rows.map((r) => r.id)).toEqual(['c']);
 });
 
 test('metadataTable: false keeps a v9 table without a metadata table', async () => {
