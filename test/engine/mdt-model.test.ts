@@ -7,8 +7,8 @@
 // from its seed (LAKELET_MODEL_TRACE=1 prints each step's draw).
 // The data table's services run with their MDT side (clean, compaction, rollback, restore each write their MDT
 // instant; archival is bounded by the MDT timeline), as the library ships them (METADATA_MAINTAINED_OPERATIONS).
-// The schema's double column `val` gets no column_stats (lakelet does not write a v9 double's stats yet, so
-// createTable leaves column_stats and partition_stats out): the MDT holds files and record_index.
+// The MDT holds all four partitions Hudi builds by default: files, record_index, and column_stats and
+// partition_stats over the schema's string, long and double columns (validateTable checks them against footers).
 import { describe, expect, test } from 'vitest';
 import { runSequence, seededClock, type SequenceStats } from '../helpers/table-model.js';
 
@@ -35,6 +35,7 @@ describe('v9 tables with the metadata table against a Map model, validateTable a
   test('the sequences exercised every service and the MDT compaction', () => {
     expect(all.length, 'both groups ran first').toBe(SEEDS.COPY_ON_WRITE.length + SEEDS.MERGE_ON_READ.length);
     const some = (k: keyof SequenceStats, type?: string) => all.filter((s) => (type === undefined || s.type === type) && (s[k] as number) > 0).length;
+    for (const s of all) expect(s.metadataPartitions).toEqual(['column_stats', 'files', 'partition_stats', 'record_index']);
     expect(some('compactions', 'MERGE_ON_READ'), 'MOR sequences with a compaction').toBeGreaterThan(0);
     for (const k of ['cleans', 'archived', 'restores', 'metadataCompactions'] as const) {
       for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ']) expect(some(k, type), `${type} sequences with ${k}`).toBeGreaterThan(0);

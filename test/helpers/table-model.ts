@@ -11,6 +11,7 @@
 import { expect } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, validateTable, type Clock, type IndexType, type Storage, type Table, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
+import { parseProperties } from '../../src/config/properties.js';
 import { metadataCompactedAfter, metadataCompactions } from './table-model-mdt.js';
 import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expectedIncremental, expectedWindowMerge, partitionPathOf, rowsWithMeta, type WriteEvent } from './table-model-checks.js';
 
@@ -225,6 +226,8 @@ export interface SequenceStats {
   refusedByMetadataCompaction: number;
   /** Completed compactions on the metadata table's timeline at the end (0 without one). */
   metadataCompactions: number;
+  /** The data table's `hoodie.table.metadata.partitions` at the end (empty without a metadata table). */
+  metadataPartitions: string[];
 }
 
 /**
@@ -273,7 +276,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const expectCounts = (r: WriteResult, expected: WriteCounts, label: string): void => {
     expect({ inserted: r.stats.inserted, updated: r.stats.updated, deleted: r.stats.deleted }, `${label}: write stats`).toEqual(expected);
   };
-  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0 };
+  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0, metadataPartitions: [] };
   let savepoints: ModelSavepoint[] = [];
   /**
    * Cleans keep the snapshots of the latest N completed commits (compactions count): instants older than
@@ -408,5 +411,6 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     stats.compactions = Math.max(stats.compactions, reopened.commits.length - dataCommits.length);
   }
   if (options.metadataTable) stats.metadataCompactions = (await metadataCompactions(storage)).length;
+  if (options.metadataTable) stats.metadataPartitions = (parseProperties(new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties'))).get('hoodie.table.metadata.partitions') ?? '').split(',').filter(Boolean);
   return stats;
 }
