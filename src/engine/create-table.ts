@@ -1,6 +1,7 @@
 // Creating a table: a hoodie.properties of table version 6 (timeline layout 1, the default) or 8/9 (layout 2,
-// optionally with a metadata table, created first by engine/metadata/metadata-init.ts) with key, ordering and partition fields, key generator, merge mode and (when given) the
-// create schema, created atomically in an empty store.
+// with a metadata table unless `metadataTable: false`, created first by engine/metadata/metadata-init.ts) with
+// key, ordering and partition fields, key generator, merge mode and (when given) the create schema, created
+// atomically in an empty store.
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
 import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
@@ -52,16 +53,19 @@ export interface TableDefinition {
   tableVersion?: CreatableTableVersion;
   /**
    * v8/v9: create the table with a metadata table (`files`, `record_index` and — when `schema` is given —
-   * `column_stats` and, partitioned, `partition_stats`, as Hudi initialises them), kept in step by every write. Default {@link DEFAULT_METADATA_TABLE}. Ignored (no MDT) on version 6.
+   * `column_stats` and, partitioned, `partition_stats`, as Hudi initialises them), kept in step by every write
+   * and table service. Default {@link DEFAULT_METADATA_TABLE} (on, as Hudi 1.x and hudi-rs create v9 tables);
+   * `false` creates the table without one. Ignored on version 6 (never an MDT).
    */
   metadataTable?: boolean;
 }
 
 /**
- * Whether v8/v9 tables get a metadata table when `metadataTable` is not given: off until every table service
- * (compaction, clean, archival, savepoint/restore) keeps the MDT in step; then on, as Hudi's default.
+ * Whether v8/v9 tables get a metadata table when `metadataTable` is not given: on, as Hudi's default
+ * (`hoodie.metadata.enable=true`) — every write and table service (compaction, clean, archival, rollback,
+ * savepoint/restore) keeps the MDT in step. Version 6 tables never get one.
  */
-export const DEFAULT_METADATA_TABLE = false;
+export const DEFAULT_METADATA_TABLE = true;
 
 /** Options of `createTable`. Write options given here become the table's defaults for every write. */
 export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onProgress'>, TableDefinition {}

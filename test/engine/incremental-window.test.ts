@@ -21,7 +21,7 @@ interface Built { table: Table; c0: string; d1: string; c?: string; d2?: string;
 
 async function build(type: TableType, tableVersion: 6 | 9, stop: 'd1' | 'all'): Promise<Built> {
   const storage = memoryStorage();
-  const table = await createTable(storage, { name: 'w', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, index: 'BLOOM', compaction: { inline: false }, tableVersion });
+  const table = await createTable(storage, { name: 'w', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, index: 'BLOOM', compaction: { inline: false }, tableVersion, metadataTable: false });
   const c0 = (await table.upsert([row('a', 5, 1), row('b', 5, 1)])).instant;
   const d1 = (await table.upsert([row('a', 2, 2), row('b', 7, 2)])).instant;
   if (stop === 'd1') return { table, c0, d1 };

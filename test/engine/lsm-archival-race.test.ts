@@ -18,7 +18,7 @@ const KEEP = { keepMinCommits: 3, keepMaxCommits: 5 };
 async function buildTable(type: 'COPY_ON_WRITE' | 'MERGE_ON_READ', n: number): Promise<{ storage: Storage; commits: string[] }> {
   const storage = memoryStorage();
   const table = await createTable(storage, {
-    tableVersion: 9, name: 'race', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    tableVersion: 9, metadataTable: false, name: 'race', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
     bloomFilter: { numEntries: 100 }, clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false },
   });
   for (let k = 1; k <= n; k++) await table.upsert([{ id: `r${k}`, part: k % 2 ? 'x' : 'y', ts: k, v: k }]);

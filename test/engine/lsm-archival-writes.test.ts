@@ -18,7 +18,7 @@ const part = (k: number) => (k % 2 ? 'x' : 'y');
 async function build(type: 'COPY_ON_WRITE' | 'MERGE_ON_READ', compaction: boolean): Promise<{ storage: Storage; instants: string[] }> {
   const storage = memoryStorage();
   const table = await createTable(storage, {
-    tableVersion: 9, name: 'lsm', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    tableVersion: 9, metadataTable: false, name: 'lsm', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
     bloomFilter: { numEntries: 100 }, clean: { automatic: false }, compaction: { inline: compaction },
   });
   const instants: string[] = [];

@@ -102,7 +102,7 @@ describe('v9 tables (timeline layout 2, no metadata table) against a Map model',
   const V9_SEQUENCES = 12;
   test(`${V9_SEQUENCES} sequences × 20 operations`, { timeout: 600_000 }, async () => {
     const stats: SequenceStats[] = [];
-    for (let i = 0; i < V9_SEQUENCES; i++) stats.push(await runSequence(9000 + i, { operations: 20, workers: 0, tableVersion: 9, clock: seededClock(9000 + i) }));
+    for (let i = 0; i < V9_SEQUENCES; i++) stats.push(await runSequence(9000 + i, { operations: 20, workers: 0, tableVersion: 9, metadataTable: false, clock: seededClock(9000 + i) }));
     expect(stats.filter((s) => s.type === 'MERGE_ON_READ').length).toBeGreaterThan(0);
     expect(stats.filter((s) => s.type === 'COPY_ON_WRITE').length).toBeGreaterThan(0);
     for (const k of ['compactions', 'cleans', 'archived', 'restores'] as const) expect(stats.filter((s) => s[k] > 0).length, k).toBeGreaterThan(0);
@@ -117,7 +117,7 @@ describe('v9 tables (timeline layout 2, no metadata table) against a Map model',
   for (const [seed, operations] of REGRESSIONS) {
     test(`regression: seed ${seed} × ${operations} operations, seeded clock and the system clock`, { timeout: 300_000 }, async () => {
       for (const clock of [seededClock(seed), undefined]) {
-        const s = await runSequence(seed, { operations, workers: 0, tableVersion: 9, ...(clock ? { clock } : {}) });
+        const s = await runSequence(seed, { operations, workers: 0, tableVersion: 9, metadataTable: false, ...(clock ? { clock } : {}) });
         expect(['MERGE_ON_READ', 'COPY_ON_WRITE']).toContain(s.type);
       }
     });

@@ -13,7 +13,7 @@ async function tree(storage: Storage): Promise<string[]> {
 
 async function threeVersions(tableVersion: 6 | 9) {
   const storage = memoryStorage();
-  const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], tableVersion, ...OPTIONS });
+  const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], tableVersion, metadataTable: false, ...OPTIONS });
   for (const ts of [1, 2, 3]) await table.upsert([{ id: 'a', p: 'x', ts, v: `v${ts}` }], OPTIONS);
   return { storage, table };
 }

@@ -18,7 +18,7 @@ async function rows(table: Table): Promise<string[]> {
 
 async function twoWriters(type: 'COPY_ON_WRITE' | 'MERGE_ON_READ'): Promise<{ storage: Storage; a: Table; b: Table }> {
   const storage = memoryStorage();
-  const t = await createTable(storage, { name: 'c', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, tableVersion: 9, ...OPTIONS });
+  const t = await createTable(storage, { name: 'c', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, tableVersion: 9, metadataTable: false, ...OPTIONS });
   await t.upsert([{ id: 'x1', part: 'x', ts: 1, v: 1 }, { id: 'y1', part: 'y', ts: 1, v: 1 }], OPTIONS);
   return { storage, a: await openTable(storage), b: await openTable(storage) };
 }
@@ -74,7 +74,7 @@ test('v9: a pending write whose heartbeat stopped is rolled back by the next wri
   const now = Date.UTC(2026, 5, 1, 12);
   const clock = manualClock(now);
   const storage = memoryStorage();
-  const t = await createTable(storage, { name: 'h', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, tableVersion: 9, ...OPTIONS, clock });
+  const t = await createTable(storage, { name: 'h', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, tableVersion: 9, metadataTable: false, ...OPTIONS, clock });
   const first = await t.upsert([{ id: 'a', part: 'x', ts: 1, v: 1 }], OPTIONS);
   const fileId = Object.values((await t.commitMetadata(first.instant)).partitionToWriteStats).flat()[0]!.fileId;
   // A writer that died after writing its log (named after its deltacommit) and its marker: heartbeat 61 s old.

@@ -10,7 +10,7 @@ import { memoryKind } from '../helpers/crash-stores.js';
 
 const MODELS = ['before', 'after', 'lost-ack'] as const;
 const v9Setup = (type: CrashCase['type']): NonNullable<CrashCase['setup']> => async (env) => {
-  await standardSetup(env, type, { tableVersion: 9 });
+  await standardSetup(env, type, { tableVersion: 9, metadataTable: false });
 };
 const pick = (cases: CrashCase[], names: string[]): CrashCase[] => names.map((n) => {
   const c = cases.find((x) => x.name === n);
@@ -24,7 +24,7 @@ const CASES: CrashCase[] = [
     ...SERVICE_CASES.find((c) => c.name === 'a rollback of the latest commit (MERGE_ON_READ)')!,
     name: 'a rollback of the latest deltacommit (MERGE_ON_READ) on v9',
     setup: async (env) => {
-      await standardSetup(env, 'MERGE_ON_READ', { tableVersion: 9 });
+      await standardSetup(env, 'MERGE_ON_READ', { tableVersion: 9, metadataTable: false });
       env.marks.target = env.model.latestWrite()!;
     },
   },

@@ -1,4 +1,4 @@
-// createTable({ tableVersion: 8 | 9 }): hoodie.properties key by key as Hudi 1.0 (v8) and 1.1 (v9) write them for
+// createTable({ tableVersion: 8, metadataTable: false | 9 }): hoodie.properties key by key as Hudi 1.0 (v8) and 1.1 (v9) write them for
 // a table without a metadata table (compared with the Spark-written fixtures' own files), plus lakelet's
 // `hoodie.table.timeline.timezone=UTC`; then every operation on such a table, COW and MOR, leaves a timeline with
 // the fixtures' structure (names, empty files, embedded schemas), v8/v9 log names, and the rows a model predicts.
@@ -29,7 +29,7 @@ describe('createTable: hoodie.properties of v8 and v9 tables', () => {
   test('v9 (partitioned, ordering field) has exactly the keys and fixed values of the Spark v9 fixture, plus timezone UTC', async () => {
     const fixture = await properties(await fixtureStorage(V9_COW));
     const storage = memoryStorage();
-    await createTable(storage, { name: 'mine', type: 'COPY_ON_WRITE', recordKey: 'txn_id', orderingField: 'txn_ts', partitionBy: ['region'], schema: { type: 'record', name: 'r', fields: [{ name: 'txn_id', type: 'string' }, { name: 'txn_ts', type: 'long' }, { name: 'region', type: 'string' }] }, tableVersion: 9 });
+    await createTable(storage, { name: 'mine', type: 'COPY_ON_WRITE', recordKey: 'txn_id', orderingField: 'txn_ts', partitionBy: ['region'], schema: { type: 'record', name: 'r', fields: [{ name: 'txn_id', type: 'string' }, { name: 'txn_ts', type: 'long' }, { name: 'region', type: 'string' }] }, tableVersion: 9, metadataTable: false });
     const mine = await properties(storage);
     expect([...mine.keys()].filter((k) => !OWN.has(k)).sort()).toEqual([...fixture.keys()].filter((k) => !OWN.has(k)).sort());
     for (const [k, v] of fixture) if (!OWN.has(k)) expect(mine.get(k), k).toBe(v);
@@ -42,7 +42,7 @@ describe('createTable: hoodie.properties of v8 and v9 tables', () => {
   test('v8 (non-partitioned, ordering field) has exactly the keys and fixed values of the Spark v8 fixture, plus timezone UTC', async () => {
     const fixture = await properties(await fixtureStorage(V8_COW));
     const storage = memoryStorage();
-    await createTable(storage, { name: 'mine', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'longField', tableVersion: 8 });
+    await createTable(storage, { name: 'mine', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'longField', tableVersion: 8, metadataTable: false });
     const mine = await properties(storage);
     const keys = (m: Map<string, string>) => [...m.keys()].filter((k) => !OWN.has(k)).sort();
     expect(keys(mine)).toEqual(keys(fixture));
@@ -52,11 +52,11 @@ describe('createTable: hoodie.properties of v8 and v9 tables', () => {
 
   test('v8 commit-time ordering: the commit-time merge strategy and OverwriteWithLatestAvroPayload; v9: the mode alone', async () => {
     const v8 = memoryStorage();
-    await createTable(v8, { name: 'a', type: 'MERGE_ON_READ', recordKey: 'id', tableVersion: 8 });
+    await createTable(v8, { name: 'a', type: 'MERGE_ON_READ', recordKey: 'id', tableVersion: 8, metadataTable: false });
     const p8 = await properties(v8);
     expect([p8.get('hoodie.record.merge.mode'), p8.get('hoodie.record.merge.strategy.id'), p8.get('hoodie.compaction.payload.class')]).toEqual(['COMMIT_TIME_ORDERING', 'ce9acb64-bde0-424c-9b91-f6ebba25356d', 'org.apache.hudi.common.model.OverwriteWithLatestAvroPayload']);
     const v9 = memoryStorage();
-    const t9 = await createTable(v9, { name: 'a', type: 'MERGE_ON_READ', recordKey: 'id', tableVersion: 9 });
+    const t9 = await createTable(v9, { name: 'a', type: 'MERGE_ON_READ', recordKey: 'id', tableVersion: 9, metadataTable: false });
     const p9 = await properties(v9);
     expect([p9.get('hoodie.record.merge.mode'), p9.has('hoodie.record.merge.strategy.id'), p9.has('hoodie.compaction.payload.class')]).toEqual(['COMMIT_TIME_ORDERING', false, false]);
     expect([t9.config.version, t9.config.timelineLayoutVersion, t9.config.timelinePath, t9.config.archivePath]).toEqual([9, 2, '.hoodie/timeline', '.hoodie/timeline/history']);
@@ -81,7 +81,7 @@ for (const version of [8, 9] as const) {
     test(`v${version} ${type}: every operation reads back as the model and leaves the fixtures' timeline structure`, async () => {
       const storage = memoryStorage();
       const clock = manualClock(Date.UTC(2026, 5, 1));
-      const table = await createTable(storage, { name: `t${version}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['region'], schema: SCHEMA, tableVersion: version, clock, ...OPTIONS });
+      const table = await createTable(storage, { name: `t${version}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['region'], schema: SCHEMA, tableVersion: version, metadataTable: false, clock, ...OPTIONS });
       const model = new Map<string, Row>();
       const put = (rows: Row[]) => rows.forEach((r) => model.set(r.id, r));
       const check = async (what: string) => {
@@ -170,7 +170,7 @@ describe('layout-2 instant and completion times', () => {
   test('completion times are taken from the clock when the completed file is written; a clock gone back still yields times after every time on the timeline', async () => {
     const storage = memoryStorage();
     const clock = manualClock(Date.UTC(2026, 5, 1, 12));
-    const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA, tableVersion: 9, clock, ...OPTIONS });
+    const table = await createTable(storage, { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA, tableVersion: 9, metadataTable: false, clock, ...OPTIONS });
     await table.upsert([{ id: 'a', region: 'us', ts: 1n, v: 'x' }]);
     clock.set(Date.UTC(2026, 0, 1)); // the clock jumps back five months
     await table.upsert([{ id: 'a', region: 'us', ts: 2n, v: 'y' }]);

@@ -28,7 +28,7 @@ describe('v8/v9 tables lakelet maintains', () => {
 
   test.each([8, 9] as const)('a v%i table lakelet created has none', async (tableVersion) => {
     const storage = memoryStorage();
-    await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion });
+    await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', tableVersion, metadataTable: false });
     expect(await problems(storage)).toEqual([]);
   });
 });

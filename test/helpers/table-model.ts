@@ -186,11 +186,14 @@ export interface SequenceOptions {
    * False: the plain `p0…p3` partitions and `k00…k39` keys.
    */
   hostile?: boolean;
-  /** Table version of the created table (default 6); 8 and 9 write timeline layout 2 without a metadata table. */
+  /** Table version of the created table (default 6); 8 and 9 write timeline layout 2 (with a metadata table only when `metadataTable`). */
   tableVersion?: 6 | 8 | 9;
   /** The table's clock (instant and completion times, heartbeats); default the system clock. See {@link seededClock}. */
   clock?: Clock;
-  /** Create the table with a metadata table (`tableVersion` 8 or 9): every write and service keeps it in step. */
+  /**
+   * Create the table with a metadata table (`tableVersion` 8 or 9): every write and service keeps it in step.
+   * Default false (createTable's own default is true on v8/v9): the helper always passes it explicitly.
+   */
   metadataTable?: boolean;
   /** Assert `validateTable(storage)` reports nothing after every operation (and after the table's creation). */
   validateEachStep?: boolean;
@@ -263,7 +266,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     ...(options.workers === undefined ? {} : { workers: options.workers }),
     ...(options.tableVersion === undefined ? {} : { tableVersion: options.tableVersion }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.metadataTable === undefined ? {} : { metadataTable: options.metadataTable }),
+    metadataTable: options.metadataTable ?? false,
   });
   const validate = async (label: string): Promise<void> => {
     if (options.validateEachStep) expect((await validateTable(storage)).problems, `${label}: validateTable`).toEqual([]);
