@@ -3,20 +3,16 @@
 // timelines — the MDT's `<t>.clean.requested` (HoodieCleanerPlan, paths relative to the MDT root), the same bytes
 // as `<t>.clean.inflight`, the files deleted (idempotent), then `<t>_<c>.clean` (HoodieCleanMetadata). An
 // interrupted clean is re-run from its plan by the next call.
-import { LakeletError } from '../../errors.js';
 import { baseName, metadataTablePath } from '../../layout.js';
 import { METADATA_CLEANER_COMMITS_RETAINED, planMetadataClean } from '../../metadata/metadata-clean-plan.js';
 import type { MetadataPartitionFile } from '../../metadata/metadata-file-slices.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleanPartitionMetadata } from '../../timeline/clean-metadata.js';
-import { systemClock, type Clock } from '../clock.js';
-import { withCommitLock } from '../commit/commit-lock.js';
-import { heartbeatExpired, HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
-import { mintInstantTime } from '../commit/instant-request.js';
+import type { Clock } from '../clock.js';
 import { instantTransition } from '../commit/transitions.js';
-import { loadTableConfig, loadTimeline } from '../table-state.js';
-import { metadataTimelineLocation } from './metadata-compaction.js';
-import { openMetadataTable, type MetadataTable } from './metadata-table.js';
+import { loadTableConfig } from '../table-state.js';
+import { metadataTimelineLocation, runMetadataService } from './metadata-service.js';
+import type { MetadataTable } from './metadata-table.js';
 
 /** Options of {@link cleanMetadataTable}. */
 export interface MetadataCleanOptions {
@@ -95,32 +91,24 @@ async function partitionFiles(mdt: MetadataTable): Promise<Map<string, MetadataP
  * undefined when there was nothing to clean or the table has no MDT (nothing written then).
  */
 export async function cleanMetadataTable(storage: Storage, options: MetadataCleanOptions = {}): Promise<MetadataCleanResult | undefined> {
-  const clock = options.clock ?? systemClock;
   const config = await loadTableConfig(storage);
   if (config.timelineLayoutVersion !== 2) return undefined;
-  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-  const owner = mintInstantTime(config, [], new Date(clock.now()));
-  return withCommitLock(storage, owner, async (held) => {
-    const dataTimeline = await loadTimeline(storage, config);
-    let mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline });
-    if (!mdt) return undefined;
-    const finished = await finishPendingMetadataCleans(mdt, clock);
-    if (finished.length > 0) mdt = (await openMetadataTable(storage, { dataConfig: config, dataTimeline })) as MetadataTable;
-    const plan = planMetadataClean(await partitionFiles(mdt), mdt.timeline, options.retainCommits ?? METADATA_CLEANER_COMMITS_RETAINED);
-    if (plan.fileCount === 0 || !plan.earliestInstantToRetain) return finished.at(-1);
-    const instant = mintInstantTime(config, [...dataTimeline.files, ...mdt.timeline.files], new Date(clock.now()));
-    const e = plan.earliestInstantToRetain;
-    const bytes = serializeCleanerPlan({
-      earliestInstantToRetain: { timestamp: e.requestedTime, action: e.action, state: 'COMPLETED' },
-      lastCompletedCommitTimestamp: plan.lastCompletedCommit,
-      policy: POLICY,
-      filePathsToBeDeletedPerPartition: Object.fromEntries(Object.entries(plan.filesToDelete).map(([p, fs]) => [p, fs.map((f) => ({ filePath: f, isBootstrapBaseFile: false }))])),
-      partitionsToBeDeleted: [],
-    });
-    const transition = instantTransition(storage, metadataTimelineLocation(mdt), instant, 'clean');
-    await held();
-    if (!(await transition.request(bytes))) throw new LakeletError('CONFLICT', `metadata clean: instant ${instant} was requested by another writer meanwhile`, { instant, path: transition.path('REQUESTED') });
-    await transition.markInflight(bytes);
-    return executeMetadataClean(mdt, instant, parseCleanerPlan(bytes, transition.path('REQUESTED')), clock);
-  }, { clock, ownerGone: (o) => heartbeatExpired(storage, o, timeoutMs, clock) });
+  return runMetadataService(storage, config, options, {
+    action: 'clean',
+    finishPending: finishPendingMetadataCleans,
+    plan: async (mdt) => {
+      const plan = planMetadataClean(await partitionFiles(mdt), mdt.timeline, options.retainCommits ?? METADATA_CLEANER_COMMITS_RETAINED);
+      if (plan.fileCount === 0 || !plan.earliestInstantToRetain) return undefined;
+      const e = plan.earliestInstantToRetain;
+      const bytes = serializeCleanerPlan({
+        earliestInstantToRetain: { timestamp: e.requestedTime, action: e.action, state: 'COMPLETED' },
+        lastCompletedCommitTimestamp: plan.lastCompletedCommit,
+        policy: POLICY,
+        filePathsToBeDeletedPerPartition: Object.fromEntries(Object.entries(plan.filesToDelete).map(([p, fs]) => [p, fs.map((f) => ({ filePath: f, isBootstrapBaseFile: false }))])),
+        partitionsToBeDeleted: [],
+      });
+      return { requested: bytes, inflight: bytes };
+    },
+    execute: (mdt, instant, requested, path, clock) => executeMetadataClean(mdt, instant, parseCleanerPlan(requested, path), clock),
+  });
 }

@@ -7,7 +7,7 @@
 // compaction that the next run re-executes from its plan (same file names, rewritten), so it is idempotent.
 import type { TableConfig } from '../../config/table-config.js';
 import { LakeletError } from '../../errors.js';
-import { metadataTablePath, metadataTimelineDir, PROPERTIES_PATH } from '../../layout.js';
+import { metadataTablePath, PROPERTIES_PATH } from '../../layout.js';
 import type { MetadataFileSlice, MetadataSliceFile } from '../../metadata/metadata-file-slices.js';
 import { metadataCompactedBaseFileName, metadataCompactionDue, metadataCompactionOperations, METADATA_COMPACT_MAX_DELTA_COMMITS } from '../../metadata/metadata-compaction-plan.js';
 import { metadataBaseFileBytes } from '../../metadata/metadata-log-blocks.js';
@@ -16,14 +16,12 @@ import type { Storage } from '../../storage/storage.js';
 import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionPlan } from '../../timeline/compaction-plan.js';
-import { systemClock, type Clock } from '../clock.js';
-import { withCommitLock } from '../commit/commit-lock.js';
-import { heartbeatExpired, HEARTBEAT_TIMEOUT_MS } from '../commit/heartbeat.js';
-import { mintInstantTime } from '../commit/instant-request.js';
-import { instantTransition, type TransitionLocation } from '../commit/transitions.js';
-import { loadTableConfig, loadTimeline } from '../table-state.js';
+import type { Clock } from '../clock.js';
+import { instantTransition } from '../commit/transitions.js';
+import { loadTableConfig } from '../table-state.js';
+import { metadataTimelineLocation, runMetadataService } from './metadata-service.js';
 import { readMetadataSlice } from './metadata-slice-reader.js';
-import { openMetadataTable, type MetadataTable } from './metadata-table.js';
+import type { MetadataTable } from './metadata-table.js';
 
 /** Options of {@link compactMetadataTable}. */
 export interface MetadataCompactionOptions {
@@ -43,11 +41,6 @@ export interface MetadataCompactionResult {
   fileGroups: number;
   /** Base HFiles written (groups whose slice holds no record get none, as in Java). */
   baseFilesWritten: number;
-}
-
-/** Where the MDT's instant files live (its own `hoodie.timeline.path`; layout 2). */
-export function metadataTimelineLocation(mdt: Pick<MetadataTable, 'properties'>): TransitionLocation {
-  return { timelinePath: metadataTimelineDir(2, mdt.properties.get('hoodie.timeline.path')), timelineLayoutVersion: 2 };
 }
 
 /** Is the data table one whose MDT lakelet may compact (layout 2, `files` listed, MDT properties present)? */
@@ -147,28 +140,17 @@ async function finishPendingMetadataCompactions(mdt: MetadataTable, clock: Clock
  * table has no metadata table or none was due (nothing written then).
  */
 export async function compactMetadataTable(storage: Storage, options: MetadataCompactionOptions = {}): Promise<MetadataCompactionResult | undefined> {
-  const clock = options.clock ?? systemClock;
   const config = await loadTableConfig(storage);
   if (!(await hasMetadataTable(storage, config))) return undefined;
-  const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
-  const owner = mintInstantTime(config, [], new Date(clock.now()));
-  return withCommitLock(storage, owner, async (held) => {
-    const dataTimeline = await loadTimeline(storage, config);
-    let mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline });
-    if (!mdt) return undefined;
-    const finished = await finishPendingMetadataCompactions(mdt, clock);
-    if (finished.length > 0) mdt = (await openMetadataTable(storage, { dataConfig: config, dataTimeline })) as MetadataTable;
-    const check = metadataCompactionDue(mdt.timeline, dataTimeline, options.maxDeltaCommits ?? METADATA_COMPACT_MAX_DELTA_COMMITS);
-    if (!check.due) return finished.at(-1);
-    const instant = mintInstantTime(config, [...dataTimeline.files, ...mdt.timeline.files], new Date(clock.now()));
-    const slices = await Promise.all(mdt.partitions.map((p) => (mdt as MetadataTable).latestSlices(p)));
-    const operations = metadataCompactionOperations(slices);
-    const planBytes = serializeCompactionPlan({ operations, extraMetadata: {}, version: 2 });
-    const transition = instantTransition(storage, metadataTimelineLocation(mdt), instant, 'compaction');
-    await held();
-    if (!(await transition.request(planBytes))) throw new LakeletError('CONFLICT', `metadata compaction: instant ${instant} was requested by another writer meanwhile`, { instant, path: transition.path('REQUESTED') });
-    await transition.markInflight();
-    return executeMetadataCompaction(mdt, instant, parseCompactionPlan(planBytes, transition.path('REQUESTED')), clock);
-  }, { clock, ownerGone: (o) => heartbeatExpired(storage, o, timeoutMs, clock) });
+  return runMetadataService(storage, config, options, {
+    action: 'compaction',
+    finishPending: finishPendingMetadataCompactions,
+    plan: async (mdt, dataTimeline) => {
+      if (!metadataCompactionDue(mdt.timeline, dataTimeline, options.maxDeltaCommits ?? METADATA_COMPACT_MAX_DELTA_COMMITS).due) return undefined;
+      const slices = await Promise.all(mdt.partitions.map((p) => mdt.latestSlices(p)));
+      return { requested: serializeCompactionPlan({ operations: metadataCompactionOperations(slices), extraMetadata: {}, version: 2 }) };
+    },
+    execute: (mdt, instant, requested, path, clock) => executeMetadataCompaction(mdt, instant, parseCompactionPlan(requested, path), clock),
+  });
 }
 
