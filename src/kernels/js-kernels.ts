@@ -1,10 +1,11 @@
 // The readable JS twin of every kernel in asm/index.ts, assembled from kernels/js/ (bloom, xxhash, dedupe, sort,
-// one file per asm/ file): the fallback when WASM cannot load and the oracle in differential tests.
+// one file per asm/ file; snappy from format/compress/snappy-js.ts, the page compressor's JS path): the fallback when WASM cannot load and the oracle in differential tests.
 
 import { bloomAdd, bloomPositions, bloomProbe, createBloomProbe, hudiMurmur } from './js/bloom.js';
 import { dedupeKeepMax } from './js/dedupe.js';
 import { sortKeys } from './js/sort.js';
 import { hashKeys64 } from './js/xxhash.js';
+import { snappyCompressJs } from '../format/compress/snappy-js.js';
 import type { Kernels } from './kernels.js';
 
 /** Creates the JS implementation of {@link Kernels}; `fallbackReason` records why WASM was not used. */
@@ -12,6 +13,7 @@ export function createJsKernels(fallbackReason?: string): Kernels {
   const base = {
     kind: 'js' as const, variant: 'js' as const,
     hudiMurmur, bloomPositions, bloomProbe, bloomAdd, createBloomProbe, hashKeys64, dedupeKeepMax, sortKeys,
+    snappyCompress: snappyCompressJs,
   };
   return fallbackReason === undefined ? base : { ...base, fallbackReason };
 }

@@ -1,5 +1,5 @@
 // The `Kernels` contract shared by the WASM binding and its JS twin (Hudi murmur and bloom filter, xxHash64,
-// dedupe, key sort), plus the packed-key batch format (UTF-8 bytes back-to-back + u32 offsets) and the
+// dedupe, key sort, raw snappy compression), plus the packed-key batch format (UTF-8 bytes back-to-back + u32 offsets) and the
 // Java-compatible key encoding both sides hash.
 
 import { LakeletError } from '../errors.js';
@@ -85,6 +85,11 @@ export interface Kernels {
    * first; the order of `Buffer.compare`): `keys[perm[0]] <= keys[perm[1]] <= …`, equal keys in input order.
    */
   sortKeys(keys: KeysInput): Uint32Array;
+  /**
+   * Raw snappy compression of `input` (parquet's SNAPPY codec: varint length, literal/copy elements, 64 KiB
+   * blocks); every implementation emits the same bytes. Returns a fresh array.
+   */
+  snappyCompress(input: Uint8Array): Uint8Array;
 }
 
 const encoder = new TextEncoder();

@@ -1,9 +1,11 @@
 // The WASM binding of the kernels: instantiates the AssemblyScript module (no imports), copies each batch
-// into its linear memory, runs it and copies the results out; bloom filters of a BloomProbe stay resident.
+// into its linear memory, runs it and copies the results out; bloom filters of a BloomProbe stay resident. The
+// first wrapped instance also becomes the thread's snappy page compressor (kernels/snappy-kernel.ts).
 // `loadKernels` picks the SIMD build when the runtime validates SIMD, and falls back to the JS twin.
 
 import { LakeletError } from '../errors.js';
 import { createJsKernels } from './js-kernels.js';
+import { installSnappyKernel } from './snappy-kernel.js';
 import {
   bloomRowBytes, checkBloomArgs, checkOrderingValues, hashSeed64, keyCount, toPackedKeys,
   type BloomProbe, type Kernels, type KeysInput, type OrderingValues, type PackedKeys,
@@ -26,6 +28,8 @@ export interface KernelExports {
     tablePtr: number, capacity: number, hashesPtr: number, keptPtr: number, outPtr: number): number;
   sortKeys(keysPtr: number, offsetsPtr: number, count: number, permPtr: number, tmpPermPtr: number,
     prePtr: number, tmpPrePtr: number, histPtr: number): number;
+  snappyMaxLength(n: number): number;
+  snappyCompress(inPtr: number, len: number, outPtr: number, tablePtr: number): number;
 }
 
 /** Where `loadKernels` gets the module: bytes, a compiled module, or a URL to fetch. */
@@ -38,7 +42,10 @@ export interface LoadKernelsOptions {
 }
 
 const FUNCTIONS = ['heapBase', 'reset', 'setFloor', 'alloc', 'hudiMurmurBatch', 'bloomPositionsBatch', 'bloomProbeBatch',
-  'bloomAddBatch', 'xxh64Batch', 'dedupeKeepMax', 'sortKeys'] as const;
+  'bloomAddBatch', 'xxh64Batch', 'dedupeKeepMax', 'sortKeys', 'snappyMaxLength', 'snappyCompress'] as const;
+
+/** Bytes of the snappy kernel's hash table: 2^14 u16 entries (asm MAX_TABLE_BITS). */
+const SNAPPY_TABLE_BYTES = 2 << 14;
 
 /** Bytes of scratch `bloomProbeBatch` needs: 2 x 256 premixed block words (asm MAX_PREMIX_WORDS), k positions, 2 x 16 bytes of slot state. */
 const probeScratchBytes = (k: number): number => 4 * (512 + k) + 32;
@@ -124,7 +131,7 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
     new Uint32Array(buf, offsetsPtr, packed.offsets.length).set(packed.offsets);
   };
 
-  return {
+  const kernels: Kernels = {
     kind: 'wasm',
     variant,
     hudiMurmur(keys: KeysInput, seed = 0): Int32Array {
@@ -240,7 +247,21 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
       filterBits.set(new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes));
       return filterBits;
     },
+    snappyCompress(input: Uint8Array): Uint8Array {
+      if (input.length > 0x7fff0000) {
+        throw new LakeletError('INVALID_ARGUMENT', `kernels: snappy input of ${input.length} bytes is over the 2 GiB limit`, { value: input.length });
+      }
+      ex.reset();
+      const inPtr = alloc(input.length);
+      const outPtr = alloc(ex.snappyMaxLength(input.length));
+      const tablePtr = alloc(SNAPPY_TABLE_BYTES);
+      new Uint8Array(ex.memory.buffer, inPtr, input.length).set(input);
+      const written = ex.snappyCompress(inPtr, input.length, outPtr, tablePtr);
+      return new Uint8Array(ex.memory.buffer, outPtr, written).slice();
+    },
   };
+  installSnappyKernel(kernels.snappyCompress);
+  return kernels;
 }
 
 /**
