@@ -10,7 +10,7 @@ import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** The post-commit steps of a write. */
-export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction';
+export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction' | 'catalog';
 
 /**
  * A post-commit step that failed after the write committed. The write's data is committed and visible; the
@@ -38,7 +38,7 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
 
 /**
  * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then (on a table with
- * a metadata table) the MDT's own compaction when due, then archival.
+ * a metadata table) the MDT's own compaction when due, then archival, then the catalog step (`catalogSync`, `syncTo`).
  * Each runs even when an earlier one failed; failures come back as warnings, never thrown. They share the
  * context's snapshot: its config as the write loaded it, its timeline listed again after the commit and after
  * each service that changed it (each invalidates the snapshot; a failed one is taken to have changed it).
@@ -62,6 +62,8 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
     }]);
   }
   if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
+  // Last, so the catalog entry and the Hive statements see the services' instants too (catalog/catalog-sync.ts).
+  if (options.catalogSync || options.syncTo) steps.push(['catalog', async () => (await import('../../catalog/catalog-sync.js')).syncCatalog(await ctx.snapshot(), options.catalogSync, options.syncTo)]);
   const warnings: WriteWarning[] = [];
   for (const [service, step] of steps) {
     const warning = await runPostCommit(service, step);

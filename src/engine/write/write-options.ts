@@ -9,6 +9,7 @@ import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { systemClock, type Clock } from '../clock.js';
+import { checkCatalogOptions, type CatalogSyncOption, type HiveSyncTarget } from '../../catalog/catalog-options.js';
 
 /** Progress of a long write. */
 export interface WriteProgress {
@@ -69,6 +70,10 @@ export interface WriteOptions extends Partial<FileSizing> {
    * the two; results are identical).
    */
   kernels?: KernelsChoice;
+  /** After each committed write, refresh the table's entry in the catalog of its storage root (catalog/; default off). */
+  catalogSync?: CatalogSyncOption;
+  /** After each committed write, send the Hive sync statements since the last sync (catalog/catalog-sync.ts). */
+  syncTo?: HiveSyncTarget;
 }
 
 /** Options with every default filled in. */
@@ -95,6 +100,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   pool: WorkerPool | undefined;
   clock: Clock;
   kernels: KernelsChoice;
+  catalogSync: CatalogSyncOption | undefined;
+  syncTo: HiveSyncTarget | undefined;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -137,5 +144,6 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     pool: undefined,
     clock: o.clock ?? systemClock,
     kernels: kernelsChoice(o.kernels),
+    ...(checkCatalogOptions(o.catalogSync, o.syncTo), { catalogSync: o.catalogSync || undefined, syncTo: o.syncTo }),
   };
 }
