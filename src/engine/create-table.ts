@@ -124,6 +124,10 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     throw new LakeletError(err.code, `createTable: key generator ${kind} cannot take ${fields}: ${err.message}`, { ...err.context, field: 'keyGenerator', value: kind }, { cause: err });
   }
   const version = options.tableVersion ?? 6;
+  // Checked before the MDT is initialised (a v8/v9 default), so an unknown version writes nothing.
+  if (version !== 6 && version !== 8 && version !== 9) {
+    throw new LakeletError('INVALID_ARGUMENT', `createTable: table version ${JSON.stringify(version)} cannot be created (6, 8 or 9)`, { field: 'tableVersion', value: version });
+  }
   let metadata: InitializedMetadataTable | undefined;
   // The MDT first, complete, then the properties that list it; never over an existing table (the create below
   // then reports it).
