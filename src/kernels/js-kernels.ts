@@ -1,5 +1,6 @@
 // The readable JS twin of every kernel in asm/index.ts, assembled from kernels/js/ (bloom, xxhash, dedupe, sort,
-// one file per asm/ file; snappy from format/compress/snappy-js.ts, the page compressor's JS path): the fallback when WASM cannot load and the oracle in differential tests.
+// one file per asm/ file; snappy from format/compress/snappy-js.ts, the page compressor's JS path): the fallback
+// when WASM cannot load and the oracle in differential tests.
 
 import { bloomAdd, bloomPositions, bloomProbe, createBloomProbe, hudiMurmur } from './js/bloom.js';
 import { dedupeKeepMax } from './js/dedupe.js';

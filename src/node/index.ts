@@ -6,6 +6,7 @@ import { LakeletError } from '../errors.js';
 import { nodeFsStorage } from '../storage/node-fs.js';
 import type { Storage } from '../storage/storage.js';
 import { zipStorage } from '../storage/zip.js';
+import { useNodeCompressors } from './compressors-node.js';
 import { useNodeWorkers } from './worker-pool-node.js';
 
 export * from '../index.js';
@@ -14,8 +15,9 @@ export { publishListing, type PublishResult } from './publish.js';
 export { readParquetFile, type ParquetFileRows } from './parquet-file.js';
 export { nodeWorkerFactory, useNodeWorkers } from './worker-pool-node.js';
 
-// Pools created without a factory of their own use worker_threads in Node.
+// Pools created without a factory of their own use worker_threads in Node; base files compress with node:zlib.
 useNodeWorkers();
+useNodeCompressors();
 
 /**
  * A Storage for a table given by a local path: a directory (the table root or a folder holding one table)
