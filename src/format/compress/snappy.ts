@@ -18,7 +18,7 @@ const fetchKernels: SnappyKernelLoader | undefined = import.meta.url.startsWith(
   : () => import('../../kernels/wasm-kernels.js').then(({ loadKernels }) => loadKernels());
 
 let loader: SnappyKernelLoader | undefined = fetchKernels;
-let requested = false;
+let requested: Promise<boolean> | undefined;
 
 /**
  * Sets how this thread loads the WASM kernels for snappy (Node: from the .wasm bytes); `undefined` turns the
@@ -28,10 +28,17 @@ export function setSnappyKernelLoader(next: SnappyKernelLoader | undefined): voi
   loader = next;
 }
 
-function requestKernel(): void {
-  if (requested) return;
-  requested = true;
-  loader?.().catch(() => undefined); // a failed load leaves JS in place
+/**
+ * Starts the thread's WASM kernel load for snappy once (later calls return the same promise); resolves `true`
+ * when a kernel now compresses, `false` when the load failed or no loader is set (JS stays in place). Writers
+ * may call it ahead of their first page; {@link snappyCompress} calls it on first use without waiting.
+ */
+export function loadSnappyKernel(): Promise<boolean> {
+  requested ??= (async () => {
+    if (activeSnappyKernel() === undefined && loader !== undefined) await loader().catch(() => undefined);
+    return activeSnappyKernel() !== undefined;
+  })();
+  return requested;
 }
 
 /**
@@ -41,6 +48,6 @@ function requestKernel(): void {
 export function snappyCompress(input: Uint8Array): Uint8Array {
   const kernel = activeSnappyKernel();
   if (kernel !== undefined) return kernel(input);
-  requestKernel();
+  if (requested === undefined) void loadSnappyKernel();
   return snappyCompressJs(input);
 }
