@@ -24,4 +24,6 @@ export type { HiveSyncOptions } from './catalog/hive-sync.js';
 export type { CatalogEntry } from './catalog/catalog-file.js';
 export type { DropTableOptions, RegisterTableOptions } from './catalog/catalog.js';
 export type { CatalogSyncOption, HiveStatementSink, HiveSyncTarget } from './catalog/catalog-options.js';
+export type { CommitEvent, CommitListener, OnCommitOptions } from './engine/commit/notifications.js';
+export type { CommitCallbackOptions } from './engine/commit/http-callback.js';
 export type * from './types.js';

@@ -8,6 +8,7 @@ import type { KernelsChoice } from './kernels.js';
 import { loadTimeline, TableState } from './table-state.js';
 import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write/write-options.js';
 import type { ListingMode } from './metadata/metadata-listing.js';
+import { CommitNotifier } from './commit/notifications.js';
 
 /** A table's read-side defaults (`openTable`'s options). */
 export interface TableReadDefaults {
@@ -51,6 +52,15 @@ export class EngineContext {
   private pool: WorkerPool | undefined;
   /** The table's read defaults (openTable's options); reads' states are derived from the snapshot with them. */
   readDefaults: TableReadDefaults = {};
+  /**
+   * The table's commit notifications (`table.onCommit`, the table's BroadcastChannel): told of every state the
+   * context adopts, it reports the completed instants not seen before once each.
+   */
+  readonly notifier: CommitNotifier;
+  /** The notification of the last adopted state, awaited by the loads that adopted it. */
+  private notifying: Promise<void> = Promise.resolve();
+  /** Another page or worker announced a commit: the next read reloads (see {@link catchUp}). */
+  private announced = false;
 
   /**
    * @param storage the table's store (its root is the table root)
@@ -62,6 +72,7 @@ export class EngineContext {
     readonly defaults: WriteOptions = {},
     state?: TableState,
   ) {
+    this.notifier = new CommitNotifier(storage, () => this.remoteCommit());
     if (state) this.adopt(state);
   }
 
@@ -113,12 +124,36 @@ export class EngineContext {
   async snapshot(): Promise<TableState> {
     if (this.state && this.stale === 'none') return this.state;
     const next = this.state && this.stale === 'timeline' ? await reloadTimeline(this.state) : await loadTableState(this.storage);
-    return this.adopt(next);
+    return this.adoptNotified(next);
   }
 
   /** Load config and timeline afresh (a write's or service's start, `refresh()`); the result becomes the snapshot. */
   async load(): Promise<TableState> {
-    return this.adopt(await loadTableState(this.storage));
+    return this.adoptNotified(await loadTableState(this.storage));
+  }
+
+  /**
+   * Before a read: when another page or worker announced a commit of this table since the last load, reload
+   * (config and timeline) so the read sees it; otherwise nothing (no storage call).
+   */
+  async catchUp(): Promise<void> {
+    if (!this.announced) return;
+    this.announced = false;
+    await this.snapshot();
+  }
+
+  /** Another page announced a commit: the snapshot is stale; with listeners, load now so they hear of it. */
+  private remoteCommit(): void {
+    this.invalidate({ config: true });
+    this.announced = true;
+    if (this.notifier.listening) void this.catchUp().catch(() => undefined);
+  }
+
+  /** {@link adopt}, then wait for the commit notifications of the new state. */
+  private async adoptNotified(state: TableState): Promise<TableState> {
+    this.adopt(state);
+    await this.notifying;
+    return state;
   }
 
   /** Re-list the timeline now (config kept): after a step that changed it. The result becomes the snapshot. */
@@ -140,11 +175,14 @@ export class EngineContext {
   adopt(state: TableState): TableState {
     this.state = state;
     this.stale = 'none';
+    const previous = this.notifying;
+    this.notifying = previous.then(() => this.notifier.observe(state)).catch(() => undefined);
     return state;
   }
 
   /** Stop the context's worker pool (if started). The context stays usable: a later write starts a new one. */
   async close(): Promise<void> {
+    this.notifier.close();
     const pool = this.pool;
     this.pool = undefined;
     this.resolved = undefined;

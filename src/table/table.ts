@@ -30,13 +30,15 @@ import { tableRetention } from './retention.js';
 import { compactTable, disableTableMetadataTable, rollbackTable, runTableService } from './services.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { TableReadDefaults } from '../engine/context.js';
+import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
 
 /**
  * An open Hudi table: `openTable` (table/open.ts) opens one, `createTable` makes one. The table reflects the timeline as it was when
- * opened; call {@link Table.refresh} to see later commits.
+ * opened (and after its own writes); call {@link Table.refresh} to see later commits — or let another page's
+ * announcement (the table's BroadcastChannel) make the next read reload.
  */
 export class Table {
   /** The engine context: storage, the write options given at creation (defaults of every write), the pool, the state. */
@@ -101,6 +103,16 @@ export class Table {
     return this.state.commitMetadata(found);
   }
 
+  /**
+   * Call `listener` once for every completed instant of this table the table comes to see — its writes and
+   * services (commit, deltacommit, replacecommit, compaction's commit, clean, rollback, restore, savepoint),
+   * other writers' commits its loads find, and commits other pages or workers announce — with Hudi's callback
+   * message fields. Returns the function that removes the listener. A listener that throws never fails the commit.
+   */
+  onCommit(listener: CommitListener, options?: OnCommitOptions): () => void {
+    return this.ctx.notifier.add(listener, options);
+  }
+
   /** Re-read config, timeline and file listing. */
   async refresh(): Promise<void> {
     await this.ctx.load();
@@ -130,17 +142,20 @@ export class Table {
    * `from`) an incremental query over `(from, to]`. Filters prune partitions (and, through the metadata table, slices).
    */
   async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
+    await this.ctx.catchUp();
     return (await resolveWithFallback(this.readState(options.listing), (s) => resolveSliceRead(s, options))).plan.slices;
   }
 
   /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
   async query(options: QueryOptions = {}): Promise<ArrowTable> {
+    await this.ctx.catchUp();
     const state = this.readState(options.listing);
     return collectArrow(state, await resolveWithFallback(state, (s) => resolveQuery(s, options)), options.onWarning);
   }
 
   /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
   async incremental(options: IncrementalOptions): Promise<ArrowTable> {
+    await this.ctx.catchUp();
     const state = this.readState(options.listing);
     return collectArrow(state, await resolveWithFallback(state, (s) => resolveIncremental(s, options)), options.onWarning);
   }
@@ -151,6 +166,7 @@ export class Table {
    * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
    */
   async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
+    await this.ctx.catchUp();
     const state = this.readState(options.listing);
     yield* executeRead(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
   }

@@ -78,7 +78,12 @@ ${command === 'delete' ? `  --keys <k1,k2,...>     record keys to delete instead
                          With --keys or --keys-file, keys that match no record
                          are named on stderr ("lakelet: warning: ..."); the
                          others are deleted and the exit status is 0
-` : ''}  --json                 print the result as one JSON document
+` : ''}  --callback-url <url>   after the commit, POST Hudi's commit callback message
+                         (JSON) to <url>, as hoodie.write.commit.callback.http.url;
+                         a failed or slow (3 s) callback is a warning, not an error
+  --callback-api-key <k> its HUDI-CALLBACK-KEY header (default Hudi's
+                         hudi_write_commit_http_callback)
+  --json                 print the result as one JSON document
   -q, --quiet            no progress on stderr
   -h, --help             this help
 
@@ -95,7 +100,7 @@ Output: one line on stdout, e.g. "20250102030405678 upsert: 3 inserted,
 goes to stderr: a bar on a terminal, otherwise one summary line.
 
 Exit status: 0 once the write is committed, even when a step after the commit
-(inline compaction, clean, archival) failed: each such failure is printed on
+(inline compaction, clean, archival, the callback) failed: each one is printed on
 stderr as "lakelet: warning: ..." (do not retry the write). 2 when nothing was
 written (bad input, a conflict, an error before the commit).
 `;
@@ -120,6 +125,8 @@ const WRITE_SPECS: OptionSpec[] = [
   { name: 'index', kind: 'value' },
   { name: 'keys', kind: 'list' },
   { name: 'keys-file', kind: 'value' },
+  { name: 'callback-url', kind: 'value' },
+  { name: 'callback-api-key', kind: 'value' },
   { name: 'json', kind: 'flag' },
   { name: 'quiet', short: 'q', kind: 'flag' },
 ];
@@ -287,6 +294,10 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
     if (!CLI_INDEXES.includes(type)) throw new UsageError(`option --index must be one of ${CLI_INDEXES.join(', ')}, got ${JSON.stringify(index)}`);
     options.index = type;
   }
+  const callbackUrl = args.values.get('callback-url');
+  const callbackKey = args.values.get('callback-api-key');
+  if (callbackKey !== undefined && callbackUrl === undefined) throw new UsageError('option --callback-api-key needs --callback-url');
+  if (callbackUrl !== undefined) options.commitCallback = { url: callbackUrl, ...(callbackKey !== undefined && { apiKey: callbackKey }) };
 
   const table = await openForWrite(dir, command);
   let rows: InputRows | undefined;
