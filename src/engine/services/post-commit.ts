@@ -10,7 +10,7 @@ import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** The post-commit steps of a write. */
-export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction' | 'catalog';
+export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction' | 'catalog' | 'commit-callback';
 
 /**
  * A post-commit step that failed after the write committed. The write's data is committed and visible; the

@@ -9,6 +9,7 @@ import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { systemClock, type Clock } from '../clock.js';
+import { resolveCommitCallback, type CommitCallbackOptions, type ResolvedCommitCallback } from '../commit/http-callback.js';
 import { checkCatalogOptions, type CatalogSyncOption, type HiveSyncTarget } from '../../catalog/catalog-options.js';
 
 /** Progress of a long write. */
@@ -74,6 +75,12 @@ export interface WriteOptions extends Partial<FileSizing> {
   catalogSync?: CatalogSyncOption;
   /** After each committed write, send the Hive sync statements since the last sync (catalog/catalog-sync.ts). */
   syncTo?: HiveSyncTarget;
+  /**
+   * Hudi's HTTP commit callback: after each commit (and its inline services) POST the commit message as JSON to
+   * `url` with the `HUDI-CALLBACK-KEY` header. A failing, slow or unreachable endpoint never fails the write:
+   * it is a `commit-callback` warning on the result. See `CommitCallbackOptions`.
+   */
+  commitCallback?: CommitCallbackOptions;
 }
 
 /** Options with every default filled in. */
@@ -102,6 +109,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   kernels: KernelsChoice;
   catalogSync: CatalogSyncOption | undefined;
   syncTo: HiveSyncTarget | undefined;
+  /** The HTTP commit callback, validated (undefined: none). */
+  commitCallback: ResolvedCommitCallback | undefined;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -144,6 +153,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     pool: undefined,
     clock: o.clock ?? systemClock,
     kernels: kernelsChoice(o.kernels),
+    commitCallback: resolveCommitCallback(o.commitCallback),
     ...(checkCatalogOptions(o.catalogSync, o.syncTo), { catalogSync: o.catalogSync || undefined, syncTo: o.syncTo }),
   };
 }
