@@ -61,6 +61,8 @@ export class EngineContext {
   private notifying: Promise<void> = Promise.resolve();
   /** Another page or worker announced a commit: the next read reloads (see {@link catchUp}). */
   private announced = false;
+  /** The reload an announcement started (reads wait for it). */
+  private catchingUp: Promise<void> = Promise.resolve();
 
   /**
    * @param storage the table's store (its root is the table root)
@@ -137,9 +139,11 @@ export class EngineContext {
    * (config and timeline) so the read sees it; otherwise nothing (no storage call).
    */
   async catchUp(): Promise<void> {
-    if (!this.announced) return;
-    this.announced = false;
-    await this.snapshot();
+    if (this.announced) {
+      this.announced = false;
+      this.catchingUp = this.snapshot().then(() => undefined, () => undefined);
+    }
+    await this.catchingUp;
   }
 
   /** Another page announced a commit: the snapshot is stale; with listeners, load now so they hear of it. */
