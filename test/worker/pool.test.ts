@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
+import { useNodeCompressors } from '../../src/node/compressors-node.js';
 import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
 import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
@@ -36,6 +37,7 @@ beforeAll(async () => {
   workerUrl = pathToFileURL(join(dir, 'worker-entry-node.mjs'));
   // What importing 'lakelet/node' does.
   registerWorkerFactory(nodeWorkerFactory);
+  useNodeCompressors();
 }, 60_000);
 
 afterAll(async () => {
