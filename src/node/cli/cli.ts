@@ -14,6 +14,7 @@ import { PUBLISH_USAGE, publishCommand } from './publish.js';
 import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './services.js';
 import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
 import { VALIDATE_USAGE, validateCommand } from './validate.js';
+import { CATALOG_USAGE, catalogCommand } from './catalog.js';
 
 export type { CliOutput } from './output.js';
 
@@ -37,6 +38,8 @@ Usage:
 ${SERVICES_SYNOPSIS}
   lakelet publish <dir>
   lakelet validate <table> [--json]
+  lakelet catalog ddl <table> [--database d] [--base-path s3a://...] [--since <instant>]
+  lakelet catalog list <root>
   lakelet <command> --help
   lakelet --help | --version
 
@@ -55,6 +58,8 @@ ${SERVICES_SUMMARY}
   publish   write the listing manifest that static HTTP hosting needs
   validate  check the table against its timeline and metadata table (exit 2
             on any problem)
+  catalog   Hive sync statements of a table (ddl), the catalog of a folder of
+            tables (list, register, drop)
 
 Exit status:
   0  success; for a write, the commit landed. A step after the commit that
@@ -96,7 +101,7 @@ bytes base64; structs and maps as objects; arrays as arrays.
 `;
 
 /** Every command, in the order the usage lists them. */
-const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'validate'];
+const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'validate', 'catalog'];
 
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
 const INSPECT_SPECS: OptionSpec[] = [HELP, { name: 'json', kind: 'flag' }];
@@ -134,6 +139,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'create': return await createCommand(rest, io);
       case 'publish': return await publishCommand(rest, io);
       case 'validate': return await validateCommand(rest, io);
+      case 'catalog': return await catalogCommand(rest, io);
       case 'help': return await say(io.stdout, helpText(rest[0]));
       default:
         if ((WRITE_COMMANDS as readonly string[]).includes(command)) return await writeCommand(command as WriteCommand, rest, io);
@@ -153,6 +159,7 @@ function helpText(command: string | undefined): string {
   if (command === 'create') return CREATE_USAGE;
   if (command === 'publish') return PUBLISH_USAGE;
   if (command === 'validate') return VALIDATE_USAGE;
+  if (command === 'catalog') return CATALOG_USAGE;
   if (isServiceCommand(command)) return serviceUsage(command);
   if ((WRITE_COMMANDS as readonly string[]).includes(command ?? '')) return writeUsage(command as WriteCommand);
   return USAGE;
