@@ -25,5 +25,5 @@ export type { CatalogEntry } from './catalog/catalog-file.js';
 export type { DropTableOptions, RegisterTableOptions } from './catalog/catalog.js';
 export type { CatalogSyncOption, HiveStatementSink, HiveSyncTarget } from './catalog/catalog-options.js';
 export type { CommitEvent, CommitListener, OnCommitOptions } from './engine/commit/notifications.js';
-export type { CommitCallbackOptions } from './engine/commit/http-callback.js';
+export type { CommitCallbackOptions } from './engine/commit/commit-callback-options.js';
 export type * from './types.js';

@@ -4,32 +4,10 @@
 // callback message fields (HoodieWriteCommitCallbackMessage) plus the completion time.
 import type { Storage } from '../../storage/storage.js';
 import type { TableState } from '../table-state.js';
-import { WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
-import { formatInstantTime } from '../../timeline/instant-time.js';
 import { openCommitBroadcast, type CommitBroadcast, type CommitAnnouncement } from './commit-broadcast.js';
+import type { CommitEvent } from './commit-event.js';
 
-/** One completed instant, as `table.onCommit` listeners and the HTTP callback receive it. */
-export interface CommitEvent {
-  /** The instant time (Hudi's `commitTime`). */
-  commitTime: string;
-  /** `hoodie.table.name`. */
-  tableName: string;
-  /** The table's base path: its store's label (`fs:/data/t`, `opfs:t`, `s3://bucket/t`…). */
-  basePath: string;
-  /** The completed action: `commit`, `deltacommit`, `replacecommit`, `clean`, `rollback`, `restore`, `savepoint`. */
-  commitActionType: string;
-  /** The write stats of a write or compaction (as in the commit file's `partitionToWriteStats`); empty for other actions. */
-  hoodieWriteStat: Record<string, unknown>[];
-  /** The commit's extra metadata (`schema`, …); empty for actions without commit metadata. */
-  extraMetadata: Record<string, string>;
-  /**
-   * When the instant completed (`yyyyMMddHHmmssSSS`): layout 2 names it in the completed file; on layout 1,
-   * the completed file's modification time when the store knows it, else undefined.
-   */
-  completionTime: string | undefined;
-  /** Where the table learned of it: `local` (this table's context loaded it), `broadcast` (another page or worker announced it). */
-  source: 'local' | 'broadcast';
-}
+export type { CommitEvent } from './commit-event.js';
 
 /** A `table.onCommit` listener. A listener that throws (or rejects) never fails the commit: see `onError`. */
 export type CommitListener = (event: CommitEvent) => void | Promise<void>;
@@ -42,46 +20,6 @@ export interface OnCommitOptions {
 
 /** The key that identifies a completed instant on a timeline. */
 const instantKey = (i: { requestedTime: string; action: string }): string => `${i.requestedTime}.${i.action}`;
-
-/** The commit event of the completed instant `instant` of `state`'s table. */
-export async function commitEvent(state: TableState, instant: Instant, source: CommitEvent['source'] = 'local'): Promise<CommitEvent> {
-  let hoodieWriteStat: Record<string, unknown>[] = [];
-  let extraMetadata: Record<string, string> = {};
-  if (WRITE_ACTIONS.has(instant.action)) {
-    const md = await state.commitMetadata(instant);
-    hoodieWriteStat = Object.values(md.partitionToWriteStats).flat().map((s) => jsonSafe(s.raw) as Record<string, unknown>);
-    extraMetadata = { ...md.extraMetadata };
-  }
-  return {
-    commitTime: instant.requestedTime,
-    tableName: state.config.name,
-    basePath: state.storage.label,
-    commitActionType: instant.action,
-    hoodieWriteStat,
-    extraMetadata,
-    completionTime: instant.completionTime ?? (await modificationTime(state, instant)),
-    source,
-  };
-}
-
-/** Layout 1: the completed file's modification time as an instant time, when the store knows it. */
-async function modificationTime(state: TableState, instant: Instant): Promise<string | undefined> {
-  try {
-    const ms = (await state.storage.head(state.instantPath(instant))).lastModified;
-    return ms === undefined ? undefined : formatInstantTime(new Date(ms));
-  } catch {
-    return undefined;
-  }
-}
-
-/** `value` with bigints as numbers (or strings beyond 2^53) and bytes as arrays: JSON and structured-clone safe. */
-export function jsonSafe(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (value instanceof Uint8Array) return Array.from(value);
-  if (Array.isArray(value)) return value.map(jsonSafe);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonSafe(v)]));
-  return value;
-}
 
 /**
  * The commit notifier of one engine context. {@link observe} is given every state the context adopts: the first
@@ -135,16 +73,9 @@ export class CommitNotifier {
     const local = fresh.filter((i) => !this.announced.has(instantKey(i)));
     if (local.length > 0) this.broadcast?.announce(local.map((i) => ({ requestedTime: i.requestedTime, action: i.action, completionTime: i.completionTime })));
     if (!this.listening) return;
-    for (const instant of fresh) {
-      let event: CommitEvent;
-      try {
-        event = await commitEvent(state, instant, this.announced.has(instantKey(instant)) ? 'broadcast' : 'local');
-      } catch (err) {
-        warn(`lakelet: commit notification of ${instant.requestedTime} could not read its metadata`, err);
-        continue;
-      }
-      for (const [listener, options] of [...this.listeners]) this.call(listener, options, event);
-    }
+    // Building and delivering the events (commit metadata, JSON-safe stats) loads only for tables someone listens to.
+    const remote = new Set(fresh.filter((i) => this.announced.has(instantKey(i))));
+    await (await import('./commit-event.js')).deliverCommitEvents(state, fresh, remote, [...this.listeners]);
   }
 
   /** Stop listening to other pages (the context is closed). */
@@ -166,25 +97,4 @@ export class CommitNotifier {
     for (const i of unseen) this.announced.add(instantKey(i));
     this.onRemoteCommit();
   }
-
-  /** Call one listener; a throw or a rejection goes to its `onError` (an async listener is not waited for). */
-  private call(listener: CommitListener, options: OnCommitOptions, event: CommitEvent): void {
-    const failed = (err: unknown) => {
-      try {
-        (options.onError ?? ((e: unknown, ev: CommitEvent) => warn(`lakelet: an onCommit listener failed on ${ev.commitActionType} ${ev.commitTime}`, e)))(err, event);
-      } catch {
-        // an error handler that throws cannot fail the commit either
-      }
-    };
-    try {
-      const out = listener(event);
-      if (out && typeof (out as Promise<void>).then === 'function') (out as Promise<void>).then(undefined, failed);
-    } catch (err) {
-      failed(err);
-    }
-  }
-}
-
-function warn(message: string, err: unknown): void {
-  console.warn(message, err);
 }

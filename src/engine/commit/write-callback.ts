@@ -1,11 +1,11 @@
 // A committed write's HTTP callback (Hudi calls it back after commit and the inline services): the commit
 // event read from the table, POSTed per the write's `commitCallback` option; a failure becomes the write's
-// `commit-callback` warning, never an error.
+// `commit-callback` warning, never an error. Loaded (with http-callback.ts) only by writes that set a callback.
 import type { EngineContext } from '../context.js';
 import type { WriteWarning } from '../services/post-commit.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 import { postCommitCallback } from './http-callback.js';
-import { commitEvent } from './notifications.js';
+import { commitEvent } from './commit-event.js';
 
 /**
  * POST the commit event of the write instant `instantTime` when `options.commitCallback` asks for it. Resolves

@@ -7,7 +7,6 @@ import { withMetaFields } from '../../schema/table-schema.js';
 import { isLakeletError } from '../../errors.js';
 import type { EngineContext } from '../context.js';
 import { runTableServices, type WriteWarning } from '../services/post-commit.js';
-import { runCommitCallback } from '../commit/write-callback.js';
 import { writeBuckets } from './bucket-writer.js';
 import { commitWrite, writeResult, type WriteCommit, type WriteResult } from './commit-write.js';
 import type { InMemoryIndex } from './in-memory-index.js';
@@ -52,7 +51,7 @@ export async function write(ctx: EngineContext, request: WriteRequest): Promise<
     // Committed. Services run once, outside the conflict retry: nothing from here on can fail the write.
     result.warnings.push(...(await runTableServices(ctx, tableType, metadataTable ? servicesKeepingMetadata(options) : options)));
     // Then Hudi's HTTP commit callback (commitCallback option), bounded by its timeout; a failure is a warning.
-    result.warnings.push(...(await runCommitCallback(ctx, result.instant, options)));
+    if (options.commitCallback) result.warnings.push(...(await (await import('../commit/write-callback.js')).runCommitCallback(ctx, result.instant, options)));
     return result;
   } finally {
     await release();

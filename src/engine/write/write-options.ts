@@ -9,7 +9,7 @@ import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { systemClock, type Clock } from '../clock.js';
-import { resolveCommitCallback, type CommitCallbackOptions, type ResolvedCommitCallback } from '../commit/http-callback.js';
+import { resolveCommitCallback, type CommitCallbackOptions, type ResolvedCommitCallback } from '../commit/commit-callback-options.js';
 import { checkCatalogOptions, type CatalogSyncOption, type HiveSyncTarget } from '../../catalog/catalog-options.js';
 
 /** Progress of a long write. */
