@@ -15,6 +15,8 @@ import {
 import { hiveColumns, sparkSchemaJson, type HiveColumn } from './hive-types.js';
 import { hivePartitions, partitionFieldNames } from './partition-values.js';
 import { syncSnapshot, type SyncSnapshot } from './sync-snapshot.js';
+import type { AvroRecordSchema } from '../format/avro/schema.js';
+import { isMetaField } from '../schema/table-schema.js';
 
 /** Options of {@link hiveSyncStatements} (Hudi's `hoodie.datasource.hive_sync.*` names in parentheses). */
 export interface HiveSyncOptions {
@@ -39,6 +41,12 @@ export interface HiveSyncOptions {
   tableProperties?: Record<string, string>;
   /** `spark.sql.create.version` (left out when absent). */
   sparkVersion?: string;
+  /** Leave the `_hoodie_*` meta columns out (`omit_metadata_fields`, default false). */
+  omitMetadataFields?: boolean;
+  /** `CREATE TABLE` instead of `CREATE EXTERNAL TABLE` (`create_managed_table`, default false). */
+  createManagedTable?: boolean;
+  /** MOR: name the read-optimized table `<name>` instead of `<name>_ro` (`skip_ro_suffix`, default false). */
+  skipRoSuffix?: boolean;
 }
 
 /** One Hive table a Hudi table syncs to. */
@@ -50,10 +58,10 @@ export interface HiveTarget {
 }
 
 /** The Hive tables of a table type (strategy ALL): COW one, MOR `_ro` then `_rt`. */
-export function hiveTargets(tableType: string, name: string): HiveTarget[] {
+export function hiveTargets(tableType: string, name: string, skipRoSuffix = false): HiveTarget[] {
   if (tableType !== 'MERGE_ON_READ') return [{ name, inputFormat: HIVE_FORMATS.inputFormat, readOptimized: false }];
   return [
-    { name: `${name}_ro`, inputFormat: HIVE_FORMATS.inputFormat, readOptimized: true },
+    { name: skipRoSuffix ? name : `${name}_ro`, inputFormat: HIVE_FORMATS.inputFormat, readOptimized: true },
     { name: `${name}_rt`, inputFormat: HIVE_FORMATS.realtimeInputFormat, readOptimized: false },
   ];
 }
@@ -72,22 +80,24 @@ export function planHiveSync(snapshot: SyncSnapshot, options: HiveSyncOptions & 
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new LakeletError('INVALID_ARGUMENT', `hive sync: batchSize must be a positive integer, got ${String(batchSize)}`, { field: 'batchSize', value: batchSize });
   const fields = partitionFieldNames(config.partitionFields);
   const typeOptions = { supportTimestamp: options.supportTimestamp ?? false };
-  const columns = hiveColumns(snapshot.schema, typeOptions);
+  const withoutMeta = (schema: AvroRecordSchema): AvroRecordSchema => (options.omitMetadataFields ? { ...schema, fields: schema.fields.filter((f) => !isMetaField(f.name)) } : schema);
+  const schema = withoutMeta(snapshot.schema);
+  const columns = hiveColumns(schema, typeOptions);
   const typeOf = (f: string) => columns.find((c) => c.name === f)?.type ?? 'string';
   const partitionColumns = fields.map((f) => ({ name: f, type: typeOf(f) }));
-  const sparkProps = sparkTableProperties(sparkSchemaJson(snapshot.schema, fields), fields, { sparkVersion: options.sparkVersion, partLength: options.schemaPartLength ?? SCHEMA_PART_LENGTH });
+  const sparkProps = sparkTableProperties(sparkSchemaJson(schema, fields), fields, { sparkVersion: options.sparkVersion, partLength: options.schemaPartLength ?? SCHEMA_PART_LENGTH });
   const layout = { fields, hiveStyle: config.hiveStylePartitioning, urlEncoded: config.urlEncodePartitioning };
   const added = fields.length === 0 ? [] : hivePartitions(snapshot.added, layout);
   const dropped = fields.length === 0 ? [] : hivePartitions(snapshot.dropped, layout);
   const first = options.since === undefined;
-  const schemaChanged = !first && snapshot.schemaAtSince !== undefined && !sameColumns(hiveColumns(snapshot.schemaAtSince, typeOptions), columns);
+  const schemaChanged = !first && snapshot.schemaAtSince !== undefined && !sameColumns(hiveColumns(withoutMeta(snapshot.schemaAtSince), typeOptions), columns);
   const syncProps: [string, string][] = [['last_commit_time_sync', latest.requestedTime]];
   if (latest.completionTime) syncProps.push(['last_commit_completion_time_sync', latest.completionTime]);
   const out: string[] = [];
-  for (const target of hiveTargets(config.tableType, options.tableName ?? config.name)) {
+  for (const target of hiveTargets(config.tableType, options.tableName ?? config.name, options.skipRoSuffix)) {
     if (first) {
       out.push(createTableStatement({
-        database, table: target.name, columns, partitionColumns, inputFormat: target.inputFormat, location: basePath,
+        database, table: target.name, columns, partitionColumns, inputFormat: target.inputFormat, location: basePath, managed: options.createManagedTable ?? false,
         serdeProperties: [['hoodie.query.as.ro.table', String(target.readOptimized)], ['path', basePath]],
         tableProperties: [...sparkProps, ...Object.entries(options.tableProperties ?? {})],
       }));

@@ -46,6 +46,23 @@ describe('catalogSync', () => {
     expect(table.commits.map((c) => c.requestedTime)).toEqual([result.instant]);
   });
 
+  test('two tables written at once with catalogSync: both entries survive the race for the same version', async () => {
+    const inner = memoryStorage();
+    const one = pausingStorage(inner, 'one');
+    const two = pausingStorage(inner, 'two');
+    const schema = { ...SCHEMA };
+    const a = await createTable(prefixedStorage(one, 'tables/a'), { name: 'a', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema, ...OPTIONS });
+    const b = await createTable(prefixedStorage(two, 'tables/b'), { name: 'b', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', schema, ...OPTIONS });
+    const held = one.pauseAt(call('writeIfAbsent', /^\.lakelet-catalog\/catalog-00000001\.json$/));
+    const writeA = a.upsert([{ id: 'x', p: 'x', ts: 1n }], { catalogSync: true });
+    await held.reached;
+    const resultB = await b.upsert([{ id: 'y', p: 'y', ts: 1n }], { catalogSync: true });
+    held.release();
+    const resultA = await writeA;
+    expect([resultA.warnings, resultB.warnings]).toEqual([[], []]);
+    expect((await listTables(inner)).map((t) => [t.name, t.latestInstant])).toEqual([['a', resultA.instant], ['b', resultB.instant]]);
+  });
+
   test('bad option values are INVALID_ARGUMENT before anything is written', async () => {
     const root = memoryStorage();
     const table = await trips(root);

@@ -110,6 +110,20 @@ describe('a first sync of a lakelet-written table', () => {
     expect(create?.kind === 'create' && Number(create.tableProperties['spark.sql.sources.schema.numParts'])).toBeGreaterThan(1);
   });
 
+  test('omitMetadataFields, createManagedTable, skipRoSuffix (Hudi\'s omit_metadata_fields, create_managed_table, skip_ro_suffix)', async () => {
+    const table = await openFixture('quickstart_trips_table/mor/avro/v6_trips_8i1u.zip');
+    const parsed = parseAll(await hiveSyncStatements(table, { basePath: 's3a://b/t', omitMetadataFields: true, createManagedTable: true, skipRoSuffix: true }));
+    const creates = parsed.filter((p) => p.kind === 'create');
+    expect(creates.map((c) => c.table)).toEqual([table.config.name, `${table.config.name}_rt`]);
+    for (const c of creates) {
+      if (c.kind !== 'create') continue;
+      expect(c.external).toBe(false);
+      expect(c.columns.map((x) => x.name)).toEqual(['ts', 'uuid', 'rider', 'driver', 'fare']);
+      const spark = JSON.parse(c.tableProperties['spark.sql.sources.schema.part.0'] as string) as { fields: { name: string }[] };
+      expect(spark.fields.map((f) => f.name)).toEqual(['ts', 'uuid', 'rider', 'driver', 'fare', 'city']);
+    }
+  });
+
   test('a missing basePath is INVALID_ARGUMENT', async () => {
     const table = await openFixture('sample_table/cow/v6_nonpartitioned.zip');
     await expect(hiveSyncStatements(table, {} as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', context: { field: 'basePath' } });
