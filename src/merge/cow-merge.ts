@@ -1,12 +1,16 @@
 // The copy-on-write merge of one file group, pure (bytes in, bytes out): the old base file read row group by
-// row group with updates merged in, deletes dropped and inserts appended, encoded as the new base file. Runs
-// inline or inside a worker (worker/worker-impl.ts); both give identical bytes.
+// row group as column vectors, with updates merged in and deletes dropped by a take-vector (take.ts), inserts
+// appended, encoded column by column as the new base file. Runs inline or inside a worker
+// (worker/worker-impl.ts); both give identical bytes.
 import type { RecordMergeMode } from '../config/table-config.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { BaseFileWriter, type BaseFileWriterOptions } from '../format/parquet/write.js';
-import { readParquetFooter, readParquetRows, type AsyncBuffer } from '../format/parquet/read.js';
+import { readParquetFooter, type AsyncBuffer } from '../format/parquet/read.js';
+import { readParquetColumns } from '../format/parquet/read-columns.js';
+import { batchRow, type ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
+import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
 
 /** Base-file writer settings that can cross a worker boundary (no compressor functions). */
 export interface WireWriterOptions {
@@ -55,17 +59,17 @@ export interface MergedFileGroup {
 }
 
 /**
- * Merge the old base file (`file`, read row group by row group; undefined for a new group) with the updates
- * and inserts and encode the new base file. Untouched rows keep their commit time and seqno; updated and
- * inserted rows get the new instant's; every row gets the new file name.
+ * Merge the old base file (`file`, read row group by row group as column vectors; undefined for a new group) with
+ * the updates and inserts and encode the new base file. Per old row group a take-vector (merge/take.ts) keeps,
+ * replaces or drops each row and the output is built column by column, so untouched rows never become row
+ * objects: they keep their commit time and seqno; updated and inserted rows get the new instant's (seqnos
+ * numbered in output order); every row gets the new file name. Memory holds one old row group plus the updates.
  */
 export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBuffer | undefined, compressors?: BaseFileWriterOptions['compressors']): Promise<MergedFileGroup> {
   const name = spec.fileName;
   const writer = new BaseFileWriter({ ...spec.writer, ...(compressors ? { compressors } : {}), schema: spec.schema });
+  const names = spec.schema.fields.map((f) => f.name);
   const eventTime = usesEventTime(spec.mergeMode, spec);
-  // Event-time ordering: the incoming record replaces the stored one unless its ordering value is smaller.
-  const incomingWins = (stored: Record<string, unknown>, incoming: HoodieRecord): boolean =>
-    !eventTime || newerWins(spec.orderingKinds, incoming.ordering, spec.orderingFields.map((f) => stored[f]));
   const keys: string[] = [];
   let seq = 0;
   let inserted = 0;
@@ -79,41 +83,42 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
     _hoodie_file_name: name,
     ...r.data,
   });
+  const write = (batch: ColumnBatch): void => {
+    if (batch.length === 0) return;
+    // TEMPORARY until BaseFileWriter.writeColumns lands (helper E1): rows from the batch.
+    const w = writer as unknown as { writeColumns?: (b: ColumnBatch) => void };
+    if (w.writeColumns) w.writeColumns(batch);
+    else writer.write(Array.from({ length: batch.length }, (_, i) => batchRow(batch, i)));
+  };
 
   if (file) {
     const path = spec.basePath ?? name;
     const footer = await readParquetFooter(file, path);
+    // The schema's fields and the ordering fields (compared against the stored rows) that the old file has.
+    const wanted = new Set([...names, ...(eventTime ? spec.orderingFields : [])]);
+    const columns = footer.columns.filter((c) => wanted.has(c));
+    const rules: TakeRules = {
+      updates: spec.updates,
+      // Event-time ordering: the incoming record replaces the stored one unless its ordering value is smaller.
+      incomingWins: (stored, incoming) => !eventTime || newerWins(spec.orderingKinds, incoming.ordering, stored as unknown[]),
+      needsOrdering: eventTime,
+      orderingFields: spec.orderingFields,
+      fresh,
+      onKey: spec.collectKeys ? (key) => keys.push(key) : undefined,
+    };
     let start = 0;
     for (const count of footer.rowGroupRows) {
-      const rows = await readParquetRows(file, footer, path, { rowStart: start, rowEnd: start + count });
+      const batch = await readParquetColumns(file, footer, path, { columns, rowStart: start, rowEnd: start + count });
       start += count;
-      const out: Record<string, unknown>[] = [];
-      for (const row of rows) {
-        const key = String(row._hoodie_record_key);
-        const incoming = spec.updates.get(key);
-        // A delete without an ordering value (delete(), a partition move) applies by arrival.
-        if (incoming?.isDelete && (incoming.ordering.length === 0 || incomingWins(row, incoming))) {
-          deleted++;
-          continue;
-        }
-        if (incoming && !incoming.isDelete && incomingWins(row, incoming)) {
-          out.push(fresh(incoming));
-          updated++;
-        } else {
-          row._hoodie_file_name = name;
-          out.push(row);
-        }
-        if (spec.collectKeys) keys.push(key);
-      }
-      writer.write(out);
+      const plan = planTake(batch, rules);
+      updated += plan.updated;
+      deleted += plan.deleted;
+      write(takeBatch(batch, plan, names, name));
     }
   }
   if (spec.mergedRows) {
-    for (const row of spec.mergedRows) {
-      row._hoodie_file_name = name;
-      if (spec.collectKeys) keys.push(String(row._hoodie_record_key));
-    }
-    writer.write(spec.mergedRows);
+    if (spec.collectKeys) for (const row of spec.mergedRows) keys.push(String(row._hoodie_record_key));
+    write(rowsBatch(spec.mergedRows, names, name));
   }
   const inserts: Record<string, unknown>[] = [];
   for (const r of spec.inserts) {
@@ -121,7 +126,7 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
     if (spec.collectKeys) keys.push(r.recordKey);
     inserted++;
   }
-  writer.write(inserts);
+  write(rowsBatch(inserts, names));
   const bytes = writer.finish();
   return { bytes, rowCount: writer.rowCount, inserted, updated, deleted, keys };
 }

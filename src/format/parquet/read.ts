@@ -4,7 +4,7 @@ import { parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { compressorsFor } from './decompress.js';
 import { corruptFile, LakeletError } from '../../errors.js';
-import { columnAssembler, type RawDecimalElement } from './assemble.js';
+import { columnAssembler, type ColumnAssembler, type RawDecimalElement } from './assemble.js';
 import { dateFromDays, dateFromMicros, dateFromMillis } from '../../schema/values.js';
 
 export type { AsyncBuffer, FileMetaData } from 'hyparquet';
@@ -65,57 +65,118 @@ export interface ReadParquetRowsOptions {
   rowEnd?: number;
 }
 
+/** A planned read: the row range and the selected top-level columns with their assemblers. */
+export interface LeafReadPlan {
+  /** First row (inclusive) and last row (exclusive) of the file. */
+  start: number;
+  end: number;
+  /** Projected top-level names, undefined for all columns. */
+  columns: string[] | undefined;
+  /** Selected top-level columns in file order. */
+  selected: { name: string; element: RawDecimalElement; assembler: ColumnAssembler }[];
+}
+
+/** Plan a read of `options`' rows and columns; undefined when the range holds no rows. */
+export function planLeafRead(footer: ParquetFooter, options: ReadParquetRowsOptions): LeafReadPlan | undefined {
+  const columns = options.columns?.filter((c) => footer.columns.includes(c));
+  const total = footer.rowGroupRows.reduce((a, b) => a + b, 0);
+  const start = Math.max(0, options.rowStart ?? 0);
+  const end = Math.min(total, options.rowEnd ?? total);
+  if (end <= start) return undefined;
+  const tree = parquetSchema(footer.metadata);
+  const selected = tree.children.filter((c) => !columns || columns.includes(c.element.name))
+    .map((c) => ({ name: c.element.name, element: c.element as RawDecimalElement, assembler: columnAssembler(c) }));
+  return { start, end, columns, selected };
+}
+
+/** The typed arrays hyparquet hands over for non-null fixed-width leaves, kept typed in the dense leaf data. */
+type TypedLeaf = Float64Array | Float32Array | Int32Array | BigInt64Array;
+
+function typedLeaf(data: unknown): data is TypedLeaf {
+  return data instanceof Float64Array || data instanceof Float32Array || data instanceof Int32Array || data instanceof BigInt64Array;
+}
+
+/**
+ * One leaf's data per row of the planned range, as hyparquet assembles it (levels decoded; see assemble.ts): a
+ * typed array when every page of the leaf came typed (no nulls, fixed width), else a plain array.
+ */
+export type DenseLeaf = TypedLeaf | unknown[];
+
+/**
+ * Decode the planned rows of every selected leaf into one dense vector per leaf (keyed by {@link leafKey}).
+ * hyparquet hands each leaf's data (levels decoded, per row) through onPage; collecting it here keeps what its own
+ * nested assembly loses (empty vs null lists, null groups, 2-level list elements). Decoding failures →
+ * `CORRUPT_FILE` naming `path`.
+ */
+export async function readLeafData(file: AsyncBuffer, footer: ParquetFooter, path: string, plan: LeafReadPlan): Promise<Map<string, DenseLeaf>> {
+  const { start, end } = plan;
+  const count = end - start;
+  const leafData = new Map<string, DenseLeaf | undefined>();
+  for (const { assembler } of plan.selected) for (const leaf of assembler.leaves) leafData.set(leafKey(leaf), undefined);
+  if (plan.selected.length === 0) return leafData as Map<string, DenseLeaf>;
+  try {
+    await parquetRead({
+      file,
+      metadata: footer.metadata,
+      columns: plan.columns,
+      rowStart: start,
+      rowEnd: end,
+      compressors: await compressorsFor(footer.metadata),
+      utf8: false,
+      parsers: PARSERS,
+      onPage: ({ pathInSchema, columnData, rowStart }) => {
+        const key = leafKey(pathInSchema);
+        if (!leafData.has(key)) return;
+        const from = Math.max(start, rowStart);
+        const to = Math.min(end, rowStart + columnData.length);
+        if (to <= from) return;
+        let dense = leafData.get(key);
+        if (dense === undefined) {
+          dense = typedLeaf(columnData) ? new (columnData.constructor as new (n: number) => TypedLeaf)(count) : new Array(count);
+        } else if (!Array.isArray(dense) && (!typedLeaf(columnData) || columnData.constructor !== dense.constructor)) {
+          dense = Array.from(dense as ArrayLike<unknown>);
+          dense.length = count;
+        }
+        leafData.set(key, dense);
+        if (Array.isArray(dense)) {
+          for (let r = from; r < to; r++) dense[r - start] = columnData[r - rowStart];
+        } else {
+          (dense as TypedLeaf).set((columnData as TypedLeaf).subarray(from - rowStart, to - rowStart) as never, from - start);
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof LakeletError) throw err;
+    throw corruptFile(`parquet: cannot decode data (${(err as Error).message})`, path, undefined, err);
+  }
+  for (const [key, dense] of leafData) if (dense === undefined) leafData.set(key, new Array(count));
+  return leafData as Map<string, DenseLeaf>;
+}
+
 /**
  * Read rows of a parquet file as plain objects in lakelet's value model. Nested columns follow the parquet spec's
  * rules (2- and 3-level lists, maps, structs; null lists and groups → null, empty lists → []). Decoding failures
  * → `CORRUPT_FILE` naming `path`.
  */
 export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, path: string, options: ReadParquetRowsOptions = {}): Promise<Record<string, unknown>[]> {
-  const columns = options.columns?.filter((c) => footer.columns.includes(c));
-  const total = footer.rowGroupRows.reduce((a, b) => a + b, 0);
-  const start = Math.max(0, options.rowStart ?? 0);
-  const end = Math.min(total, options.rowEnd ?? total);
-  if (end <= start) return [];
-  const tree = parquetSchema(footer.metadata);
-  const selected = tree.children.filter((c) => !columns || columns.includes(c.element.name)).map((c) => ({ name: c.element.name, assembler: columnAssembler(c) }));
-  const count = end - start;
+  const plan = planLeafRead(footer, options);
+  if (!plan) return [];
+  const count = plan.end - plan.start;
+  const leafData = await readLeafData(file, footer, path, plan);
   try {
-    // hyparquet hands each leaf's data (levels decoded, per row) through onPage; assembling it here keeps
-    // what its own nested assembly loses (empty vs null lists, null groups, 2-level list elements).
-    const leafData = new Map<string, unknown[]>();
-    for (const { assembler } of selected) for (const leaf of assembler.leaves) leafData.set(leafKey(leaf), new Array(count));
-    if (selected.length > 0) {
-      await parquetRead({
-        file,
-        metadata: footer.metadata,
-        columns,
-        rowStart: start,
-        rowEnd: end,
-        compressors: await compressorsFor(footer.metadata),
-        utf8: false,
-        parsers: PARSERS,
-        onPage: ({ pathInSchema, columnData, rowStart }) => {
-          const dense = leafData.get(leafKey(pathInSchema));
-          if (!dense) return;
-          const from = Math.max(start, rowStart);
-          const to = Math.min(end, rowStart + columnData.length);
-          for (let r = from; r < to; r++) dense[r - start] = columnData[r - rowStart];
-        },
-      });
-    }
     const rows: Record<string, unknown>[] = new Array(count);
-    const plans = selected.map(({ name, assembler }) => {
-      const data = assembler.leaves.map((l) => leafData.get(leafKey(l)) as unknown[]);
+    const plans = plan.selected.map(({ name, assembler }) => {
+      const data = assembler.leaves.map((l) => leafData.get(leafKey(l)) as DenseLeaf);
       return { name, read: assembler.read, flat: assembler.flat, data, slots: new Array<unknown>(data.length) };
     });
     for (let r = 0; r < count; r++) {
       const row: Record<string, unknown> = {};
       for (const { name, read, flat, data, slots } of plans) {
         if (flat) {
-          row[name] = flat((data[0] as unknown[])[r]);
+          row[name] = flat((data[0] as DenseLeaf)[r]);
           continue;
         }
-        for (let k = 0; k < data.length; k++) slots[k] = (data[k] as unknown[])[r];
+        for (let k = 0; k < data.length; k++) slots[k] = (data[k] as DenseLeaf)[r];
         row[name] = read(slots);
       }
       rows[r] = row;
@@ -127,7 +188,8 @@ export async function readParquetRows(file: AsyncBuffer, footer: ParquetFooter, 
   }
 }
 
-const leafKey = (path: readonly string[]): string => JSON.stringify(path);
+/** The key of a leaf path in {@link readLeafData}'s map. */
+export const leafKey = (path: readonly string[]): string => JSON.stringify(path);
 
 /** Copy the metadata with DECIMAL annotations removed (and remembered), so decimals arrive unscaled and exact. */
 function withRawDecimals(metadata: FileMetaData): FileMetaData {

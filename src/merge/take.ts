@@ -1,0 +1,122 @@
+// The take-vector of a columnar copy-on-write merge: for each row of one old row group, keep it, replace it with
+// the fresh version of an incoming record, or drop it (a delete); then the output batch built column by column
+// from the old vectors and the fresh rows, with no row object for an untouched row.
+import type { ColumnBatch } from '../format/parquet/column-batch.js';
+import type { HoodieRecord } from './hoodie-record.js';
+
+const RECORD_KEY = '_hoodie_record_key';
+const FILE_NAME = '_hoodie_file_name';
+
+/** How one old row group goes into the new file (see {@link planTake}). */
+export interface TakePlan {
+  /** Per output row: `t >= 0` copies old row `t`; `t < 0` writes `fresh[-t - 1]`. */
+  take: Int32Array;
+  /** The fresh rows of replaced records, in output order. */
+  fresh: Record<string, unknown>[];
+  /** Every old row is kept, in order (the old vectors can be passed through). */
+  identity: boolean;
+  updated: number;
+  deleted: number;
+}
+
+/** What {@link planTake} needs to decide a row: the updates and the merge rules. */
+export interface TakeRules {
+  /** Records for keys of this file group: upserts and deletes. */
+  updates: ReadonlyMap<string, HoodieRecord>;
+  /**
+   * Whether `incoming` replaces the stored row, given the stored row's ordering values (read from the batch's
+   * vectors of `orderingFields`; undefined when the file has no such column).
+   */
+  incomingWins(stored: readonly unknown[], incoming: HoodieRecord): boolean;
+  /** Whether the rule needs the stored ordering values (event-time ordering); otherwise they are not read. */
+  needsOrdering: boolean;
+  orderingFields: readonly string[];
+  /** Builds the fresh row of a replacing record (called in output order: it numbers seqnos). */
+  fresh(record: HoodieRecord): Record<string, unknown>;
+  /** Receives each key that stays in the file (kept or replaced), in output order; undefined to skip. */
+  onKey?: ((key: string) => void) | undefined;
+}
+
+/**
+ * Decide keep / replace / drop for every row of `batch` (one old row group). A delete without an ordering value
+ * (delete(), a partition move) applies by arrival; otherwise the incoming record (upsert or delete) applies when
+ * `incomingWins` says so.
+ */
+export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
+  const n = batch.length;
+  const keys = batch.columns[RECORD_KEY];
+  const ordering = rules.needsOrdering ? rules.orderingFields.map((f) => batch.columns[f]) : [];
+  const take = new Int32Array(n);
+  const fresh: Record<string, unknown>[] = [];
+  let out = 0;
+  let updated = 0;
+  let deleted = 0;
+  const stored = (i: number): unknown[] => ordering.map((v) => v?.[i]);
+  for (let i = 0; i < n; i++) {
+    const key = String(keys?.[i]);
+    const incoming = rules.updates.get(key);
+    if (incoming !== undefined) {
+      if (incoming.isDelete) {
+        if (incoming.ordering.length === 0 || rules.incomingWins(stored(i), incoming)) {
+          deleted++;
+          continue;
+        }
+      } else if (rules.incomingWins(stored(i), incoming)) {
+        fresh.push(rules.fresh(incoming));
+        take[out++] = -fresh.length;
+        updated++;
+        rules.onKey?.(key);
+        continue;
+      }
+    }
+    take[out++] = i;
+    rules.onKey?.(key);
+  }
+  return { take: take.subarray(0, out), fresh, identity: out === n && fresh.length === 0, updated, deleted };
+}
+
+/**
+ * The output batch of a planned row group, for the fields `names`: kept rows copy the old vectors' values (their
+ * commit time and seqno unchanged) with `_hoodie_file_name` set to `fileName`; replaced rows take their fresh
+ * row's values.
+ */
+export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly string[], fileName: string): ColumnBatch {
+  const { take, fresh } = plan;
+  const n = take.length;
+  const columns: Record<string, ArrayLike<unknown>> = {};
+  for (const name of names) {
+    const old = batch.columns[name];
+    if (name === FILE_NAME) {
+      const vector: unknown[] = new Array(n);
+      for (let k = 0; k < n; k++) {
+        const t = take[k] as number;
+        vector[k] = t >= 0 ? fileName : (fresh[-t - 1] as Record<string, unknown>)[name];
+      }
+      columns[name] = vector;
+      continue;
+    }
+    if (plan.identity) {
+      if (old !== undefined) columns[name] = old;
+      continue;
+    }
+    const vector: unknown[] = new Array(n);
+    for (let k = 0; k < n; k++) {
+      const t = take[k] as number;
+      vector[k] = t >= 0 ? old?.[t] : (fresh[-t - 1] as Record<string, unknown>)[name];
+    }
+    columns[name] = vector;
+  }
+  return { length: n, columns };
+}
+
+/**
+ * Row objects as a batch of the fields `names`; with `fileName`, every row's `_hoodie_file_name` is that name
+ * (already-merged rows moving into the new file), without it the rows' own values are used (fresh rows).
+ */
+export function rowsBatch(rows: readonly Record<string, unknown>[], names: readonly string[], fileName?: string): ColumnBatch {
+  const columns: Record<string, ArrayLike<unknown>> = {};
+  for (const name of names) {
+    columns[name] = name === FILE_NAME && fileName !== undefined ? new Array(rows.length).fill(fileName) : rows.map((r) => r[name]);
+  }
+  return { length: rows.length, columns };
+}
