@@ -47,7 +47,13 @@ export function loadSnappyKernel(): Promise<boolean> {
  */
 export function snappyCompress(input: Uint8Array): Uint8Array {
   const kernel = activeSnappyKernel();
-  if (kernel !== undefined) return kernel(input);
+  if (kernel !== undefined) {
+    try {
+      return kernel(input);
+    } catch {
+      return snappyCompressJs(input); // wasm memory could not grow for this page: same bytes from JS
+    }
+  }
   if (requested === undefined) void loadSnappyKernel();
   return snappyCompressJs(input);
 }

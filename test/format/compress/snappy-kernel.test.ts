@@ -80,7 +80,7 @@ describe('snappy kernel', () => {
     expect(Buffer.from(jsKernels.snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true);
   });
 
-  test('snappyCompress runs on the first loaded WASM instance; without one, on JS', () => {
+  test('snappyCompress runs on the first loaded WASM instance, on JS when the kernel throws or none is loaded', () => {
     const input = fuzzInput(5);
     expect(activeSnappyKernel()).toBe(wasm('scalar').snappyCompress);
     let calls = 0;
@@ -88,6 +88,8 @@ describe('snappy kernel', () => {
     installSnappyKernel(counting, true);
     expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true);
     expect(calls).toBe(1);
+    installSnappyKernel(() => { throw new Error('wasm memory cannot grow'); }, true);
+    expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true); // falls back to JS
     installSnappyKernel(undefined);
     expect(activeSnappyKernel()).toBeUndefined();
     expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true);
