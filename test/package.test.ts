@@ -29,7 +29,7 @@ const PUBLIC_VALUES = [
   'LakeletError', 'META_FIELDS', 'MicrosDate', 'Table', 'createTable', 'fileListStorage', 'findTableRoot', 'httpStorage', 'indexedDbStorage',
   'isLakeletError', 'jsonRow', 'memoryStorage', 'openTable', 'opfsStorage', 'parseFilter', 'prefixedStorage', 's3Storage', 'tableStorage',
   'validateTable', 'withTableWriteLock', 'zipStorage',
-  'dropTable', 'hiveSyncStatements', 'listTables', 'registerTable',
+  'dropTable', 'hiveMetastoreHttp', 'hiveSyncStatements', 'listTables', 'registerTable',
 ];
 
 function sourceFiles(dir: string): string[] {
