@@ -64,22 +64,24 @@ function compressBlock(src: Uint8Array, start: number, end: number, out: Uint8Ar
   const ipLimit = end - INPUT_MARGIN;
   let nextEmit = start;
   let ip = start + 1;
-  let nextHash = Math.imul(load32(src, ip), HASH_MUL) >>> shift;
+  let nextWord = load32(src, ip);
   for (;;) {
     // Find a 4-byte match, looking further apart the longer none is found.
     let skip = 32;
     let nextIp = ip;
     let candidate: number;
+    let word: number;
     do {
       ip = nextIp;
-      const hash = nextHash;
+      word = nextWord;
+      const hash = Math.imul(word, HASH_MUL) >>> shift;
       nextIp = ip + (skip >>> 5);
       skip++;
       if (nextIp > ipLimit) return emitLiteral(src, nextEmit, end - nextEmit, out, op);
-      nextHash = Math.imul(load32(src, nextIp), HASH_MUL) >>> shift;
+      nextWord = load32(src, nextIp);
       candidate = start + table[hash]!;
       table[hash] = ip - start;
-    } while (load32(src, ip) !== load32(src, candidate));
+    } while (word !== load32(src, candidate));
     op = emitLiteral(src, nextEmit, ip - nextEmit, out, op);
     // Emit copies while the position right after a copy matches again.
     for (;;) {
@@ -98,7 +100,7 @@ function compressBlock(src: Uint8Array, start: number, end: number, out: Uint8Ar
       if (load32(src, ip) !== load32(src, candidate)) break;
     }
     ip++;
-    nextHash = Math.imul(load32(src, ip), HASH_MUL) >>> shift;
+    nextWord = load32(src, ip);
   }
 }
 
