@@ -128,6 +128,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
   if (!Number.isInteger(workers) || workers < 0 || workers > MAX_WORKERS) throw new LakeletError('INVALID_ARGUMENT', `write: workers must be an integer in 0..${MAX_WORKERS}, got ${String(workers)}`, { field: 'workers', value: workers });
   const codec = o.codec ?? 'GZIP';
   if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(codec)) throw new LakeletError('INVALID_ARGUMENT', `write: unknown codec ${JSON.stringify(codec)}`, { field: 'codec', value: codec });
+  checkCatalogOptions(o.catalogSync, o.syncTo);
   return {
     index,
     smallFileLimit: o.smallFileLimit === 0 ? 0 : positive('smallFileLimit', o.smallFileLimit, DEFAULT_FILE_SIZING.smallFileLimit),
@@ -154,6 +155,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     clock: o.clock ?? systemClock,
     kernels: kernelsChoice(o.kernels),
     commitCallback: resolveCommitCallback(o.commitCallback),
-    ...(checkCatalogOptions(o.catalogSync, o.syncTo), { catalogSync: o.catalogSync || undefined, syncTo: o.syncTo }),
+    catalogSync: o.catalogSync || undefined,
+    syncTo: o.syncTo,
   };
 }
