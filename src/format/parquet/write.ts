@@ -11,7 +11,10 @@ import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
 import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
-import { parquetSchemaFor, type ParquetFileSchema, type ParquetLeaf, type ParquetNode } from './schema.js';
+import { parquetSchemaFor, type ParquetFileSchema, type ParquetLeaf } from './schema.js';
+import { Shredder } from './shred.js';
+import type { LeafColumn } from './leaf-column.js';
+import type { ColumnBatch } from './column-batch.js';
 import { bigIntFromTwosComplement } from '../../schema/values.js';
 
 /** Parquet compression codecs a base file can be written with. */
@@ -54,12 +57,6 @@ const gzip: PageCompressor = (b) => gzipSync(b, { mtime: 0, level: 1 });
 type ColumnEncoder = Parameters<typeof writeColumn>[0]['column'];
 type ColumnResult = ReturnType<typeof writeColumn>;
 
-interface LeafBuffer {
-  values: unknown[];
-  defs: number[];
-  reps: number[];
-}
-
 /**
  * Streams rows into a Hudi base file. Rows are shredded into column buffers as they arrive and encoded one row
  * group at a time, so memory holds about one row group plus the compressed output. A row that does not fit the
@@ -76,7 +73,7 @@ export class BaseFileWriter {
   private readonly writer = new ByteWriter(1 << 16);
   private readonly rowGroups: RowGroup[] = [];
   private readonly indexes: ColumnResult[] = [];
-  private buffers: LeafBuffer[] = [];
+  private shredder: Shredder;
   private buffered = 0;
   private rows = 0;
   private minKey: string | undefined;
@@ -105,7 +102,7 @@ export class BaseFileWriter {
     }
     if (this.keyed && options.bloomFilter !== false) this.bloom = createBloomFilter(options.bloomFilter ?? {});
     this.parquet = parquetSchemaFor(schema);
-    this.resetBuffers();
+    this.shredder = new Shredder(this.parquet);
     this.writer.appendUint32(0x31524150); // PAR1
   }
 
@@ -137,7 +134,7 @@ export class BaseFileWriter {
         }
         key = k;
       }
-      this.shredRow(row);
+      this.shredder.row(row);
       if (key !== undefined) {
         this.bloom?.add(key);
         if (this.minKey === undefined || key < this.minKey) this.minKey = key;
@@ -145,16 +142,59 @@ export class BaseFileWriter {
       }
       this.rows++;
       this.buffered++;
-      if (this.buffered >= this.rowGroupRows) this.flushRowGroup();
+      if (this.buffered >= this.rowGroupRows) this.flushRowGroup(this.buffered);
     }
+  }
+
+  /**
+   * Add a batch of rows held as column vectors: the same file as {@link BaseFileWriter.write} with the same rows,
+   * without row objects. A flat primitive column goes straight to its leaf (a Float64Array / BigInt64Array /
+   * Int32Array vector of a double / long / int column in one copy); nested columns are shredded value by value.
+   * A bad value throws `INVALID_ARGUMENT` naming the field and the batch row, and nothing of the batch is kept.
+   */
+  writeColumns(batch: ColumnBatch): void {
+    this.checkOpen();
+    const n = batch.length;
+    if (!Number.isSafeInteger(n) || n < 0) {
+      throw new LakeletError('INVALID_ARGUMENT', `base file writer: batch length must be a non-negative integer, got ${String(n)}`, { value: n });
+    }
+    for (const [name, vector] of Object.entries(batch.columns)) {
+      if (vector.length < n) throw new LakeletError('INVALID_ARGUMENT', `base file writer: column "${name}" has ${vector.length} values for a batch of ${n} rows`, { field: name });
+    }
+    const keys = this.keyed ? batch.columns[RECORD_KEY_FIELD] : undefined;
+    if (this.keyed) {
+      for (let i = 0; i < n; i++) {
+        const k = keys?.[i];
+        if (typeof k !== 'string' || k === '') {
+          throw new LakeletError('INVALID_ARGUMENT', `base file writer: batch row ${i} has no ${RECORD_KEY_FIELD} (a non-empty string is required)`, { field: RECORD_KEY_FIELD, value: k, row: i });
+        }
+      }
+    }
+    const mark = this.shredder.mark();
+    try {
+      for (const column of this.parquet.columns) this.shredder.vector(column, batch.columns[column.name], n);
+    } catch (err) {
+      this.shredder.rollback(mark);
+      throw err;
+    }
+    if (keys !== undefined) {
+      for (let i = 0; i < n; i++) {
+        const key = keys[i] as string;
+        this.bloom?.add(key);
+        if (this.minKey === undefined || key < this.minKey) this.minKey = key;
+        if (this.maxKey === undefined || key > this.maxKey) this.maxKey = key;
+      }
+    }
+    this.rows += n;
+    this.buffered += n;
+    while (this.buffered >= this.rowGroupRows) this.flushRowGroup(this.rowGroupRows);
   }
 
   /** Encode the last row group and the footer; returns the whole file. The writer cannot be used afterwards. */
   finish(): Uint8Array {
     this.checkOpen();
-    this.flushRowGroup();
+    this.flushRowGroup(this.buffered);
     this.done = true;
-    this.buffers = [];
     writeIndexes(this.writer, this.indexes);
     writeMetadata(
       this.writer,
@@ -193,107 +233,17 @@ export class BaseFileWriter {
     return kv;
   }
 
-  private resetBuffers(): void {
-    this.buffers = this.parquet.leaves.map(() => ({ values: [], defs: [], reps: [] }));
-    this.buffered = 0;
-  }
-
-  /** Shred one row into the leaf buffers; on a bad value, undo this row's partial output and rethrow. */
-  private shredRow(row: Record<string, unknown>): void {
-    const lengths = this.buffers.map((b) => b.values.length);
-    try {
-      for (const column of this.parquet.columns) this.shred(column, row[column.name], 0, 0);
-    } catch (err) {
-      this.buffers.forEach((b, i) => {
-        const n = lengths[i] ?? 0;
-        b.values.length = n;
-        b.defs.length = n;
-        b.reps.length = n;
-      });
-      throw err;
-    }
-  }
-
-  /** A value in a non-repeated slot: null → null levels for every leaf below, else descend. */
-  private shred(node: ParquetNode, value: unknown, parentDef: number, rep: number): void {
-    if (value === null || value === undefined) {
-      if (node.repetition === 'REQUIRED') {
-        throw new LakeletError('INVALID_ARGUMENT', `base file writer: field "${node.label}" is required but the value is ${value}`, { field: node.label });
-      }
-      this.nulls(node, parentDef, rep);
-      return;
-    }
-    this.present(node, value, rep);
-  }
-
-  /** A non-null value at `node` (defined at level `node.def`), starting at repetition level `rep`. */
-  private present(node: ParquetNode, value: unknown, rep: number): void {
-    switch (node.kind) {
-      case 'leaf': {
-        const b = this.buffers[node.leaf.index] as LeafBuffer;
-        const physical = node.leaf.convert(value, node.label);
-        b.values.push(physical);
-        b.defs.push(node.def);
-        b.reps.push(rep);
-        return;
-      }
-      case 'record': {
-        if (!isPlainObject(value)) throw notA(node.label, 'a record (plain object)', value);
-        const obj = value as Record<string, unknown>;
-        for (const child of node.children) this.shred(child, obj[child.name], node.def, rep);
-        return;
-      }
-      case 'list': {
-        if (!Array.isArray(value)) throw notA(node.label, 'an array', value);
-        if (value.length === 0) {
-          this.nulls(node, node.def, rep);
-          return;
-        }
-        value.forEach((item: unknown, i) => {
-          if (item === null || item === undefined) {
-            throw new LakeletError('INVALID_ARGUMENT', `base file writer: field "${node.label}" has a null element at index ${i}; parquet-avro's 2-level lists (what Hudi writes) cannot hold nulls`, { field: node.label });
-          }
-          this.present(node.item, item, i === 0 ? rep : node.item.rep);
-        });
-        return;
-      }
-      case 'map': {
-        let entries: [unknown, unknown][];
-        if (value instanceof Map) entries = [...value.entries()];
-        else if (isPlainObject(value)) entries = Object.entries(value as Record<string, unknown>);
-        else throw notA(node.label, 'a map (plain object or Map)', value);
-        if (entries.length === 0) {
-          this.nulls(node, node.def, rep);
-          return;
-        }
-        entries.forEach(([k, v], i) => {
-          const r = i === 0 ? rep : node.entryRep;
-          this.present(node.key, k, r);
-          this.shred(node.value, v, node.entryDef, r);
-        });
-        return;
-      }
-    }
-  }
-
-  /** Record "undefined at level `def`" in every leaf under `node`. */
-  private nulls(node: ParquetNode, def: number, rep: number): void {
-    for (let i = node.firstLeaf; i < node.firstLeaf + node.leafCount; i++) {
-      const b = this.buffers[i] as LeafBuffer;
-      b.values.push(null);
-      b.defs.push(def);
-      b.reps.push(rep);
-    }
-  }
-
   /** Encode the buffered rows as one row group. */
-  private flushRowGroup(): void {
-    if (this.buffered === 0) return;
+  private flushRowGroup(rows: number): void {
+    if (rows === 0) return;
     const start = this.writer.offset;
     const columns: ColumnChunk[] = [];
     let uncompressed = 0n;
     for (const leaf of this.parquet.leaves) {
-      const b = this.buffers[leaf.index] as LeafBuffer;
+      const lc = this.shredder.leaves[leaf.index] as LeafColumn;
+      const ext = lc.extent(rows);
+      const b = legacyPageData(lc, ext.levels);
+      lc.shift(ext.levels, ext.count);
       const column: ColumnEncoder = {
         columnName: leaf.columnName,
         element: leaf.encodeElement,
@@ -329,11 +279,11 @@ export class BaseFileWriter {
     this.rowGroups.push({
       columns,
       total_byte_size: uncompressed,
-      num_rows: BigInt(this.buffered),
+      num_rows: BigInt(rows),
       file_offset: BigInt(start),
       total_compressed_size: BigInt(this.writer.offset - start),
     });
-    this.resetBuffers();
+    this.buffered -= rows;
   }
 }
 
@@ -370,11 +320,15 @@ function fixDecimalStats(chunk: ColumnChunk, leaf: ParquetLeaf, values: unknown[
   stats.max_value = max;
 }
 
-function isPlainObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date) && !(v instanceof Map);
-}
-
-function notA(label: string, expected: string, v: unknown): LakeletError {
-  const got = Array.isArray(v) ? 'an array' : v instanceof Uint8Array ? 'bytes' : v instanceof Date ? 'a Date' : typeof v;
-  return new LakeletError('INVALID_ARGUMENT', `base file writer: field "${label}" expects ${expected}, got ${got}`, { field: label });
+function legacyPageData(lc: LeafColumn, levels: number): { values: unknown[]; defs: number[]; reps: number[] } {
+  const values: unknown[] = [];
+  let next = 0;
+  for (let i = 0; i < levels; i++) {
+    if (lc.maxDef > 0 && lc.defs[i] !== lc.maxDef) { values.push(null); continue; }
+    const n = lc.numbers;
+    const v = n === undefined ? lc.binaries[next] : n[next];
+    values.push(lc.type === 'BOOLEAN' ? v === 1 : v);
+    next++;
+  }
+  return { values, defs: [...lc.defs.subarray(0, levels)], reps: [...lc.reps.subarray(0, levels)] };
 }
