@@ -3,12 +3,13 @@
 // an MDT compaction replaced, once a newer slice's base instant is at or before the earliest commit to retain.
 // Slices are per file group: a base HFile of a completed MDT instant and the logs whose deltacommit completed
 // before the next base's instant (hudi-v9-write.md §3); a group's latest slice is never cleaned, nor are files of
-// instants the MDT timeline does not show completed (a crashed writer's, left to the rollback). Pure.
+// instants the MDT timeline does not show completed (a crashed writer's, left to the rollback) — files of instants
+// older than the active timeline are of archived, completed ones. Pure.
 import { baseName } from '../layout.js';
 import { parseBaseFileName, parseLogFileName } from '../file-group/file-names.js';
 import { compareInstantTimes, type Instant } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
-import type { MetadataPartitionFile } from './metadata-file-slices.js';
+import { metadataCommittedAt, type MetadataPartitionFile } from './metadata-file-slices.js';
 
 /** Java's default number of MDT commits a clean retains. */
 export const METADATA_CLEANER_COMMITS_RETAINED = 20;
@@ -35,10 +36,7 @@ export function planMetadataClean(files: ReadonlyMap<string, readonly MetadataPa
   const earliest = commits.length > retainCommits ? commits[commits.length - retainCommits] : undefined;
   const out: MetadataCleanPlan = { earliestInstantToRetain: earliest, lastCompletedCommit: last, filesToDelete: {}, fileCount: 0 };
   if (!earliest) return out;
-  const completion = (t: string): string | undefined => {
-    const i = timeline.completedAt(t);
-    return i ? (i.completionTime ?? i.requestedTime) : undefined;
-  };
+  const completion = (t: string): string | undefined => metadataCommittedAt(timeline, t);
   for (const [partition, listed] of files) {
     const groups = new Map<string, { bases: { path: string; instant: string }[]; logs: { path: string; completed: string }[] }>();
     const group = (id: string) => {

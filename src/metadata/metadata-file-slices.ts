@@ -1,6 +1,6 @@
 // The latest file slice of each file group of one metadata-table partition (hudi-v9-write.md §3, §4.2), from
 // the partition folder's listing and the MDT timeline: base HFiles of completed MDT instants, log files of
-// completed MDT deltacommits that are valid (Java's rule: their data instant completed, or a partition
+// completed MDT deltacommits (instants older than the active timeline count as completed: archived) that are valid (Java's rule: their data instant completed, or a partition
 // initialisation / MDT-own instant), each log joined to the slice whose base instant is the greatest one ≤ its
 // completion time; logs ordered by completion time, then version and write token. Pure.
 import { baseName } from '../layout.js';
@@ -46,6 +46,17 @@ export interface MetadataSliceInput {
   isValidInstant(instantTime: string): boolean;
 }
 
+/**
+ * When the MDT write at `instantTime` completed, if it is committed: its completion time on the active timeline,
+ * or — for an instant older than the active timeline's start, archived (Hudi's containsOrBeforeTimelineStarts) —
+ * its requested time, which sorts it before every active instant as its completion did. Undefined otherwise.
+ */
+export function metadataCommittedAt(timeline: Timeline, instantTime: string): string | undefined {
+  const done = timeline.completedAt(instantTime);
+  if (done) return done.completionTime ?? done.requestedTime;
+  return timeline.isCommittedWrite(instantTime) ? instantTime : undefined;
+}
+
 /** The latest slice of every file group of an MDT partition, sorted by file id (groups with no valid file left out). */
 export function latestMetadataSlices(input: MetadataSliceInput): MetadataFileSlice[] {
   const bases = new Map<string, MetadataSliceFile[]>();
@@ -54,17 +65,17 @@ export function latestMetadataSlices(input: MetadataSliceInput): MetadataFileSli
     const name = baseName(f.path);
     const base = parseBaseFileName(name);
     if (base && base.extension === 'hfile') {
-      const done = input.timeline.completedAt(base.instantTime);
-      if (!done) continue; // a compaction still running, or one that failed
-      const entry = { path: f.path, name, instantTime: base.instantTime, size: f.size, completionTime: done.completionTime ?? done.requestedTime };
+      const done = metadataCommittedAt(input.timeline, base.instantTime);
+      if (done === undefined) continue; // a compaction still running, or one that failed
+      const entry = { path: f.path, name, instantTime: base.instantTime, size: f.size, completionTime: done };
       bases.set(base.fileId, [...(bases.get(base.fileId) ?? []), entry]);
       continue;
     }
     const log = parseLogFileName(name);
     if (!log || log.extension !== 'log' || log.cdc) continue;
-    const done = input.timeline.completedAt(log.instantTime);
-    if (!done || !input.isValidInstant(log.instantTime)) continue;
-    const entry = { path: f.path, name, instantTime: log.instantTime, size: f.size, completionTime: done.completionTime ?? done.requestedTime, version: log.version, writeToken: log.writeToken };
+    const done = metadataCommittedAt(input.timeline, log.instantTime);
+    if (done === undefined || !input.isValidInstant(log.instantTime)) continue;
+    const entry = { path: f.path, name, instantTime: log.instantTime, size: f.size, completionTime: done, version: log.version, writeToken: log.writeToken };
     logs.set(log.fileId, [...(logs.get(log.fileId) ?? []), entry]);
   }
   const out: MetadataFileSlice[] = [];

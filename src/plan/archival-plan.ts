@@ -4,7 +4,7 @@
 // to retain) or a replacecommit whose replaced files may still exist; and, on a table with a metadata table,
 // never past its latest compaction (no MDT compaction, no archival).
 import { LakeletError } from '../errors.js';
-import { WRITE_ACTIONS, compareInstantTimes, type Instant } from '../timeline/instant.js';
+import { WRITE_ACTIONS, compareInstantTimes, completedAction, type Instant } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
 
 /** Options of {@link planArchival} (`hoodie.keep.min.commits` 20, `hoodie.keep.max.commits` 30). */
@@ -117,9 +117,15 @@ export function planArchival(timeline: Timeline, options: ArchivalOptions = {}, 
     remaining--;
   }
   if (!instants.some((i) => WRITE_ACTIONS.has(i.action))) return { instants: [], files: [] };
+  return { instants, files: archivalPlanFiles(timeline, instants) };
+}
+
+/**
+ * Every timeline file (all states, in timeline order) of the completed `instants`: a compaction's requested and
+ * inflight files belong to its `commit`, a log compaction's to its `deltacommit`, a clustering's to its
+ * `replacecommit`.
+ */
+export function archivalPlanFiles(timeline: Timeline, instants: readonly Instant[]): Instant[] {
   const keys = new Set(instants.map((i) => `${i.requestedTime}|${i.action}`));
-  // A compaction's requested/inflight files belong to its `commit`; a clustering's to its `replacecommit`.
-  const completedOf = (f: Instant): string => (f.action === 'compaction' ? 'commit' : f.action === 'logcompaction' ? 'deltacommit' : f.action === 'clustering' ? 'replacecommit' : f.action);
-  const files = timeline.files.filter((f) => keys.has(`${f.requestedTime}|${completedOf(f)}`));
-  return { instants, files };
+  return timeline.files.filter((f) => keys.has(`${f.requestedTime}|${completedAction(f.action)}`));
 }

@@ -14,9 +14,10 @@ export { metadataSkipping } from './metadata-skipping.js';
 export { discardMetadataDeltacommitOf, writeMetadataDeltacommit } from './metadata-writer.js';
 /** A data instant's MDT builder input (engine/metadata/metadata-write-input.ts). */
 export { metadataWriteInput } from './metadata-write-input.js';
-/** The MDT's own services: compaction, clean, and the rollback of an MDT deltacommit. */
+/** The MDT's own services: compaction, clean, archival of its timeline, and the rollback of an MDT deltacommit. */
 export { compactMetadataTable } from './metadata-compaction.js';
 export { cleanMetadataTable } from './metadata-clean.js';
+export { archiveMetadataTable } from './metadata-archival.js';
 export { rollbackMetadataDeltacommit } from './metadata-rollback.js';
 /** The MDT created with a table (engine/metadata/metadata-init.ts). */
 export { initializeMetadataTable } from './metadata-init.js';

@@ -44,11 +44,14 @@ function schemaOf(reader: HFileReader, header: string | undefined, path: string,
   return kind;
 }
 
-/** Does a log block count: a data or delete block of an instant the MDT trusts that no rollback block names? */
+/**
+ * Does a log block count: a data or delete block of a committed MDT instant (completed, or older than the active
+ * timeline: archived — Hudi's containsOrBeforeTimelineStarts) that the MDT trusts and no rollback block names?
+ */
 function counts(block: LogBlock, mdt: MetadataTable, rolledBack: ReadonlySet<string>): boolean {
   if (block.type !== 'HFILE_DATA' && block.type !== 'DELETE') return false;
   const t = block.header.INSTANT_TIME ?? '';
-  return mdt.timeline.completedAt(t) !== undefined && mdt.isValidInstant(t) && !rolledBack.has(t);
+  return mdt.timeline.isCommittedWrite(t) && mdt.isValidInstant(t) && !rolledBack.has(t);
 }
 
 /**

@@ -5,12 +5,13 @@
 // it, then `_version_` = N+1 (readers see the new snapshot only from here), then layer compaction and the
 // history clean. Either way the instant files are deleted last — requested and inflight first, completed in
 // ascending order — so a crash at any step leaves every instant readable, in the active timeline, the archive, or
-// (for a while) both; readers prefer the active copy.
+// (for a while) both; readers prefer the active copy. The layout-2 steps (`writeToHistory`) also archive the
+// metadata table's own timeline (engine/metadata/metadata-archival.ts).
 import type { TableConfig } from '../../config/table-config.js';
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { planArchival, type ArchivalOptions, type ArchivalPlan, type LatestClean } from '../../plan/archival-plan.js';
 import { parseProperties } from '../../config/properties.js';
-import { archiveFilePath, baseName, historyFilePath, historyManifestPath, historyVersionPath, METADATA_TABLE_DIR, PROPERTIES_PATH, timelineDir } from '../../layout.js';
+import { archiveFilePath, baseName, historyFilePath, historyManifestPath, historyVersionPath, METADATA_TABLE_DIR, PROPERTIES_PATH, timelineDir, type ArchiveLocation } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { archiveFileName, archiveFileVersion, encodeArchiveFile, type ArchiveEntryInput } from '../../timeline/archived-timeline.js';
 import { parseCleanMetadata } from '../../timeline/clean-metadata.js';
@@ -82,7 +83,7 @@ export async function archive(ctx: EngineContext, options: ArchiveRunOptions = {
       const state = await ctx.snapshot();
       const plan = await planFor(state, options);
       if (plan.instants.length === 0) return [];
-      await archiveToHistory(ctx, state, plan, options.historyCompaction ?? {}, held);
+      await writeToHistory(dataHistoryTarget(ctx, state, plan), plan, options.historyCompaction ?? {}, held);
       return plan.instants;
     });
   }
@@ -110,7 +111,8 @@ async function archiveToLog(ctx: EngineContext, state: TableState, plan: Archiva
     version++;
   }
   ctx.invalidate();
-  await deleteArchivedFiles(storage, state, plan);
+  await deleteInstantFiles(storage, (i) => state.instantPath(i), plan);
+  await deleteArchivedMarkers(storage, plan);
 }
 
 /** The next free archive file version (1 when there is none). */
@@ -124,10 +126,14 @@ async function nextArchiveVersion(storage: Storage, dir: string): Promise<number
   return max + 1;
 }
 
-/** Pending states first (a completed file removed first would leave what looks like a failed write), then markers. */
-async function deleteArchivedFiles(storage: Storage, state: TableState, plan: ArchivalPlan): Promise<void> {
-  for (const f of plan.files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(state.instantPath(f));
-  for (const f of plan.files.filter((x) => x.state === 'COMPLETED')) await storage.delete(state.instantPath(f));
+/** Pending states first (a completed file removed first would leave what looks like a failed write), completed ones in ascending order. */
+async function deleteInstantFiles(storage: Storage, instantPath: (i: Instant) => string, plan: ArchivalPlan): Promise<void> {
+  for (const f of plan.files.filter((x) => x.state !== 'COMPLETED')) await storage.delete(instantPath(f));
+  for (const f of plan.files.filter((x) => x.state === 'COMPLETED')) await storage.delete(instantPath(f));
+}
+
+/** The data table's marker folders of the archived instants (Hudi's deleteAnyLeftOverMarkers). */
+async function deleteArchivedMarkers(storage: Storage, plan: ArchivalPlan): Promise<void> {
   for (const i of plan.instants) {
     try {
       await deleteMarkers(storage, i.requestedTime);
@@ -138,28 +144,59 @@ async function deleteArchivedFiles(storage: Storage, state: TableState, plan: Ar
 }
 
 /** The history rows of the plan's instants, by requested time, from their timeline files' bytes. */
-async function historyRows(storage: Storage, state: TableState, plan: ArchivalPlan): Promise<LsmInstantRow[]> {
-  const read = async (f: Instant | undefined): Promise<TimelineFileBytes | undefined> => (f ? { instant: f, bytes: await storage.read(state.instantPath(f)) } : undefined);
+async function historyRows(storage: Storage, instantPath: (i: Instant) => string, plan: ArchivalPlan): Promise<LsmInstantRow[]> {
+  const read = async (f: Instant | undefined): Promise<TimelineFileBytes | undefined> => (f ? { instant: f, bytes: await storage.read(instantPath(f)) } : undefined);
   const rows: LsmInstantRow[] = [];
   for (const i of plan.instants) {
     const own = plan.files.filter((f) => f.requestedTime === i.requestedTime && completedAction(f.action) === i.action);
-    const completed = (await read(own.find((f) => f.state === 'COMPLETED'))) ?? { instant: i, bytes: await storage.read(state.instantPath(i)) };
+    const completed = (await read(own.find((f) => f.state === 'COMPLETED'))) ?? { instant: i, bytes: await storage.read(instantPath(i)) };
     rows.push(lsmInstantRow({ completed, requested: await read(own.find((f) => f.state === 'REQUESTED')), inflight: await read(own.find((f) => f.state === 'INFLIGHT')) }));
   }
   return rows.sort((a, b) => (a.instantTime < b.instantTime ? -1 : a.instantTime > b.instantTime ? 1 : 0));
 }
 
 /** Write `manifest` as snapshot `version`, then point `_version_` at it (the step that publishes it). */
-async function publishSnapshot(storage: Storage, config: TableConfig, manifest: LsmManifest, version: number, held: () => Promise<void>): Promise<void> {
+async function publishSnapshot(storage: Storage, config: ArchiveLocation, manifest: LsmManifest, version: number, held: () => Promise<void>): Promise<void> {
   await held();
   await storage.write(historyManifestPath(config, version), new TextEncoder().encode(encodeLsmManifest(manifest)));
   await storage.write(historyVersionPath(config), new TextEncoder().encode(encodeLsmVersion(version)));
 }
 
-/** Layout 2: the LSM history's new file and snapshot, the instant files deleted, then compaction and clean. */
-async function archiveToHistory(ctx: EngineContext, state: TableState, plan: ArchivalPlan, compaction: LsmCompactionOptions, held: () => Promise<void>): Promise<void> {
-  const { storage, config } = state;
-  const rows = await historyRows(storage, state, plan);
+/** A timeline being archived into its layout-2 history: the data table's, or the metadata table's own. */
+export interface HistoryTarget {
+  storage: Storage;
+  /** The history folder (`…/timeline/history`). */
+  history: ArchiveLocation;
+  /** Path of a file of the active timeline. */
+  instantPath(instant: Instant): string;
+  /** Called once the new snapshot is published, before any instant file is deleted. */
+  published?(): void;
+  /** Run after the archived instant files are deleted (the data table's markers go then). */
+  afterDelete?(): Promise<void>;
+}
+
+/** The data table's timeline as a history target: its snapshot invalidated on publishing, its markers deleted. */
+function dataHistoryTarget(ctx: EngineContext, state: TableState, plan: ArchivalPlan): HistoryTarget {
+  return {
+    storage: state.storage,
+    history: state.config,
+    instantPath: (i) => state.instantPath(i),
+    published: () => ctx.invalidate(),
+    afterDelete: () => deleteArchivedMarkers(state.storage, plan),
+  };
+}
+
+/**
+ * Archive the plan's instants into a layout-2 history (Hudi's LSMTimelineWriter, then deleteArchivedActions and
+ * compactAndClean), under the commit lock (`held` confirms it before each publishing write): a new layer-0
+ * parquet file of their rows, `manifest_<N+1>` listing it, `_version_` = N+1 — readers see the new snapshot only
+ * from here — then the instant files deleted (pending states first, completed ones in ascending order), then
+ * layer compaction and the history clean. A crash at any step leaves every instant readable in the active
+ * timeline, the history or both; a re-run that finds its file already listed goes on with the deletions.
+ */
+export async function writeToHistory(target: HistoryTarget, plan: ArchivalPlan, compaction: LsmCompactionOptions, held: () => Promise<void>): Promise<void> {
+  const { storage, history: config } = target;
+  const rows = await historyRows(storage, (i) => target.instantPath(i), plan);
   const name = lsmFileName((rows[0] as LsmInstantRow).instantTime, (rows[rows.length - 1] as LsmInstantRow).instantTime, 0);
   let version = await latestHistoryVersion(storage, config);
   let manifest = await readHistoryManifest(storage, config, version);
@@ -171,8 +208,9 @@ async function archiveToHistory(ctx: EngineContext, state: TableState, plan: Arc
     version = version < 0 ? 1 : version + 1; // versions start at 1
     await publishSnapshot(storage, config, manifest, version, held);
   }
-  ctx.invalidate();
-  await deleteArchivedFiles(storage, state, plan);
+  target.published?.();
+  await deleteInstantFiles(storage, (i) => target.instantPath(i), plan);
+  await target.afterDelete?.();
 
   let compactions = 0;
   for (let layer = 0; ; layer++) {

@@ -57,8 +57,10 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
   if (known !== undefined && hasMetadataTable(known)) {
     const timing = { clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs };
     steps.push(['metadata-compaction', async () => {
-      const { cleanMetadataTable, compactMetadataTable } = await import('../metadata/lazy.js');
+      const { archiveMetadataTable, cleanMetadataTable, compactMetadataTable } = await import('../metadata/lazy.js');
       if (await compactMetadataTable(ctx.storage, timing)) await cleanMetadataTable(ctx.storage, timing);
+      // Then the MDT's own timeline archival, as Hudi's performTableServices (keep limits: the data table's + 1).
+      await archiveMetadataTable(ctx.storage, { keepMinCommits: options.archive.keepMinCommits, keepMaxCommits: options.archive.keepMaxCommits, clock: options.clock });
     }]);
   }
   if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
