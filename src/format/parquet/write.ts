@@ -1,21 +1,18 @@
-// Writes Hudi base files: parquet encoded by hyparquet-writer's column encoder, rows shredded here (Dremel
-// levels for parquet-avro's schema shapes), and the footer keys Hudi writes (Avro schema, bloom filter, key range).
-import type { ColumnChunk, KeyValue, RowGroup } from 'hyparquet';
-import { gzipSync } from 'fflate';
-import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
-import { writeColumn } from 'hyparquet-writer/src/column.js';
-import { writeIndexes } from 'hyparquet-writer/src/indexes.js';
-import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
-import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+// Writes Hudi base files: rows or column batches shredded into leaf columns (shred.ts), encoded by lakelet's own
+// parquet encoder (encode/), and the footer keys Hudi writes (Avro schema, bloom filter, key range).
+import type { KeyValue } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
+import { defaultPageCompressors } from '../compress/default-compressors.js';
 import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
-import { parquetSchemaFor, type ParquetFileSchema, type ParquetLeaf } from './schema.js';
+import { parquetSchemaFor, type ParquetFileSchema } from './schema.js';
 import { Shredder } from './shred.js';
 import type { LeafColumn } from './leaf-column.js';
 import type { ColumnBatch } from './column-batch.js';
-import { bigIntFromTwosComplement } from '../../schema/values.js';
+import { ByteSink } from './encode/byte-sink.js';
+import { writeColumnChunk, type ChunkLeaf, type EncodedChunk } from './encode/column-chunk.js';
+import { codecId, writeFileMetaData, writeOffsetIndexes, type EncodedRowGroup } from './encode/footer.js';
 
 /** Parquet compression codecs a base file can be written with. */
 export type BaseFileCodec = 'GZIP' | 'SNAPPY' | 'ZSTD' | 'UNCOMPRESSED';
@@ -46,17 +43,9 @@ export interface BaseFileWriterOptions {
 }
 
 /** `created_by` in the footer, in parquet-mr's `<app> version <v> (build <b>)` form. */
-export const BASE_FILE_CREATED_BY = 'lakelet version 0.1.0 (build hyparquet-writer 0.17.0)';
+export const BASE_FILE_CREATED_BY = 'lakelet version 0.1.0 (build lakelet)';
 
 const RECORD_KEY_FIELD = '_hoodie_record_key';
-const PAGE_SIZE = 1 << 20;
-const STATS_TRUNCATE_LENGTH = 64;
-// Level 1: about twice as fast as the default level 6 for files within ~2% of the size (any level reads the same).
-const gzip: PageCompressor = (b) => gzipSync(b, { mtime: 0, level: 1 });
-
-type ColumnEncoder = Parameters<typeof writeColumn>[0]['column'];
-type ColumnResult = ReturnType<typeof writeColumn>;
-
 /**
  * Streams rows into a Hudi base file. Rows are shredded into column buffers as they arrive and encoded one row
  * group at a time, so memory holds about one row group plus the compressed output. A row that does not fit the
@@ -70,9 +59,9 @@ export class BaseFileWriter {
   private readonly rowGroupRows: number;
   private readonly keyed: boolean;
   private readonly bloom: HudiBloomFilter | undefined;
-  private readonly writer = new ByteWriter(1 << 16);
-  private readonly rowGroups: RowGroup[] = [];
-  private readonly indexes: ColumnResult[] = [];
+  private readonly out = new ByteSink(1 << 16);
+  private readonly rowGroups: EncodedRowGroup[] = [];
+  private readonly chunkLeaves: ChunkLeaf[];
   private shredder: Shredder;
   private buffered = 0;
   private rows = 0;
@@ -85,7 +74,7 @@ export class BaseFileWriter {
     if (schema?.type !== 'record') throw new LakeletError('INVALID_ARGUMENT', 'base file writer: schema must be a parsed Avro record schema');
     this.schema = schema;
     this.codec = options.codec ?? 'GZIP';
-    this.compressors = { GZIP: gzip, SNAPPY: snappyCompress, ...options.compressors };
+    this.compressors = { ...defaultPageCompressors(), ...options.compressors } as Record<string, PageCompressor>;
     if (!['GZIP', 'SNAPPY', 'ZSTD', 'UNCOMPRESSED'].includes(this.codec)) {
       throw new LakeletError('INVALID_ARGUMENT', `base file writer: unknown codec "${String(this.codec)}"`, { value: this.codec });
     }
@@ -103,7 +92,8 @@ export class BaseFileWriter {
     if (this.keyed && options.bloomFilter !== false) this.bloom = createBloomFilter(options.bloomFilter ?? {});
     this.parquet = parquetSchemaFor(schema);
     this.shredder = new Shredder(this.parquet);
-    this.writer.appendUint32(0x31524150); // PAR1
+    this.chunkLeaves = this.parquet.leaves.map((l) => ({ element: l.schemaPath[l.schemaPath.length - 1] as ChunkLeaf['element'], path: l.schemaPath.slice(1).map((e) => e.name) }));
+    this.out.u32(0x31524150); // PAR1
   }
 
   /** Rows accepted so far (written and buffered). */
@@ -116,7 +106,7 @@ export class BaseFileWriter {
    * counted): the file size estimate used for rolling to a new file.
    */
   get bytesWritten(): number {
-    return this.writer.offset;
+    return this.out.offset;
   }
 
   /** Add rows (lakelet value model). Encodes a row group each time `rowGroupRows` rows are buffered. */
@@ -195,22 +185,15 @@ export class BaseFileWriter {
     this.checkOpen();
     this.flushRowGroup(this.buffered);
     this.done = true;
-    writeIndexes(this.writer, this.indexes);
-    writeMetadata(
-      this.writer,
-      {
-        version: 1,
-        created_by: BASE_FILE_CREATED_BY,
-        schema: this.parquet.elements,
-        num_rows: BigInt(this.rows),
-        row_groups: this.rowGroups,
-        key_value_metadata: this.footerKeys(),
-        metadata_length: 0,
-      },
-      STATS_TRUNCATE_LENGTH,
+    writeOffsetIndexes(this.out, this.rowGroups);
+    writeFileMetaData(
+      this.out,
+      { schema: this.parquet.elements, numRows: this.rows, keyValues: this.footerKeys(), createdBy: BASE_FILE_CREATED_BY },
+      this.rowGroups,
+      codecId(this.codec),
     );
-    this.writer.appendUint32(0x31524150); // PAR1
-    return new Uint8Array(this.writer.getBuffer());
+    this.out.u32(0x31524150); // PAR1
+    return this.out.buf.slice(0, this.out.offset);
   }
 
   private checkOpen(): void {
@@ -233,56 +216,22 @@ export class BaseFileWriter {
     return kv;
   }
 
-  /** Encode the buffered rows as one row group. */
+  /** Encode the first `rows` buffered rows as one row group. */
   private flushRowGroup(rows: number): void {
     if (rows === 0) return;
-    const start = this.writer.offset;
-    const columns: ColumnChunk[] = [];
-    let uncompressed = 0n;
+    const start = this.out.offset;
+    const compress = this.codec === 'UNCOMPRESSED' ? undefined : this.compressors[this.codec];
+    const columns: EncodedChunk[] = [];
+    let uncompressed = 0;
     for (const leaf of this.parquet.leaves) {
-      const lc = this.shredder.leaves[leaf.index] as LeafColumn;
-      const ext = lc.extent(rows);
-      const b = legacyPageData(lc, ext.levels);
-      lc.shift(ext.levels, ext.count);
-      const column: ColumnEncoder = {
-        columnName: leaf.columnName,
-        element: leaf.encodeElement,
-        schemaPath: leaf.schemaPath,
-        codec: this.codec,
-        compressors: this.compressors,
-        stats: true,
-        statisticsTruncateLength: STATS_TRUNCATE_LENGTH,
-        pageSize: PAGE_SIZE,
-        columnIndex: false,
-        offsetIndex: true,
-      };
-      let result: ColumnResult;
-      try {
-        result = writeColumn({
-          writer: this.writer,
-          column,
-          pageData: {
-            values: b.values,
-            definitionLevels: leaf.maxDef > 0 ? b.defs : [],
-            repetitionLevels: leaf.maxRep > 0 ? b.reps : [],
-            maxDefinitionLevel: leaf.maxDef,
-          },
-        });
-      } catch (err) {
-        throw new LakeletError('INVALID_ARGUMENT', `base file writer: cannot encode column "${leaf.columnName}" (${(err as Error).message})`, { field: leaf.columnName }, { cause: err });
-      }
-      if (leaf.decimal !== undefined) fixDecimalStats(result.chunk, leaf, b.values);
-      uncompressed += result.chunk.meta_data?.total_uncompressed_size ?? 0n;
-      columns.push(result.chunk);
-      this.indexes.push(result);
+      const col = this.shredder.leaves[leaf.index] as LeafColumn;
+      const { levels, count } = col.extent(rows);
+      const chunk = writeColumnChunk(this.out, this.chunkLeaves[leaf.index] as ChunkLeaf, col, levels, count, compress);
+      col.shift(levels, count);
+      uncompressed += chunk.totalUncompressed;
+      columns.push(chunk);
     }
-    this.rowGroups.push({
-      columns,
-      total_byte_size: uncompressed,
-      num_rows: BigInt(rows),
-      file_offset: BigInt(start),
-      total_compressed_size: BigInt(this.writer.offset - start),
-    });
+    this.rowGroups.push({ columns, numRows: rows, fileOffset: start, totalByteSize: uncompressed, totalCompressedSize: this.out.offset - start });
     this.buffered -= rows;
   }
 }
@@ -292,43 +241,4 @@ export function writeBaseFile(rows: readonly Record<string, unknown>[], options:
   const writer = new BaseFileWriter(options);
   writer.write(rows);
   return writer.finish();
-}
-
-/**
- * Decimal statistics compare as signed integers, not as bytes. hyparquet-writer takes the footer min/max of a
- * DECIMAL column as unscaled bigints; a zero bound of a BYTE_ARRAY decimal would serialize as zero bytes, so
- * such chunks keep only the null count.
- */
-function fixDecimalStats(chunk: ColumnChunk, leaf: ParquetLeaf, values: unknown[]): void {
-  const stats = chunk.meta_data?.statistics;
-  if (!stats) return;
-  let min: bigint | undefined;
-  let max: bigint | undefined;
-  for (const v of values) {
-    if (!(v instanceof Uint8Array)) continue;
-    const n = bigIntFromTwosComplement(v);
-    if (min === undefined || n < min) min = n;
-    if (max === undefined || n > max) max = n;
-  }
-  delete stats.min_value;
-  delete stats.max_value;
-  delete stats.is_min_value_exact;
-  delete stats.is_max_value_exact;
-  if (min === undefined || max === undefined) return;
-  if (leaf.decimal === 'bytes' && (min === 0n || max === 0n)) return;
-  stats.min_value = min;
-  stats.max_value = max;
-}
-
-function legacyPageData(lc: LeafColumn, levels: number): { values: unknown[]; defs: number[]; reps: number[] } {
-  const values: unknown[] = [];
-  let next = 0;
-  for (let i = 0; i < levels; i++) {
-    if (lc.maxDef > 0 && lc.defs[i] !== lc.maxDef) { values.push(null); continue; }
-    const n = lc.numbers;
-    const v = n === undefined ? lc.binaries[next] : n[next];
-    values.push(lc.type === 'BOOLEAN' ? v === 1 : v);
-    next++;
-  }
-  return { values, defs: [...lc.defs.subarray(0, levels)], reps: [...lc.reps.subarray(0, levels)] };
 }
