@@ -7,7 +7,7 @@ import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { BaseFileWriter, type BaseFileWriterOptions } from '../format/parquet/write.js';
 import { readParquetFooter, type AsyncBuffer } from '../format/parquet/read.js';
 import { readParquetColumns } from '../format/parquet/read-columns.js';
-import { batchRow, type ColumnBatch } from '../format/parquet/column-batch.js';
+import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
 import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
@@ -84,11 +84,7 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
     ...r.data,
   });
   const write = (batch: ColumnBatch): void => {
-    if (batch.length === 0) return;
-    // TEMPORARY until BaseFileWriter.writeColumns lands (helper E1): rows from the batch.
-    const w = writer as unknown as { writeColumns?: (b: ColumnBatch) => void };
-    if (w.writeColumns) w.writeColumns(batch);
-    else writer.write(Array.from({ length: batch.length }, (_, i) => batchRow(batch, i)));
+    if (batch.length > 0) writer.writeColumns(batch);
   };
 
   if (file) {
