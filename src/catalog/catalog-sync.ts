@@ -4,7 +4,6 @@
 import type { TableState } from '../engine/table-state.js';
 import { prefixedOrigin } from '../storage/prefixed.js';
 import type { Storage } from '../storage/storage.js';
-import { compareInstantTimes } from '../timeline/instant.js';
 import { catalogEntryAt, refreshCatalogEntry } from './catalog.js';
 import type { CatalogEntry } from './catalog-file.js';
 import { hiveSyncStatementsOf } from './hive-sync.js';
@@ -29,10 +28,12 @@ export async function syncCatalog(state: TableState, catalogSync: CatalogSyncOpt
   const writes = state.timeline.completedWrites();
   const latest = writes[writes.length - 1];
   if (!latest) return;
-  const since = place ? (entry ?? (await catalogEntryAt(place.root, place.path)))?.lastSync?.instant : writes[writes.length - 2]?.requestedTime;
-  if (since !== undefined && compareInstantTimes(latest.requestedTime, since) <= 0) return;
+  const lastSync = place ? (entry ?? (await catalogEntryAt(place.root, place.path)))?.lastSync : undefined;
+  const since = place ? lastSync?.instant : writes[writes.length - 2]?.requestedTime;
+  const sinceCompletion = place ? lastSync?.completionTime ?? undefined : writes[writes.length - 2]?.completionTime;
   const { send, basePath, ...rest } = typeof syncTo === 'function' ? { send: syncTo, basePath: undefined } : syncTo;
-  const statements = await hiveSyncStatementsOf(state, { ...rest, basePath: basePath ?? state.storage.label, ...(since === undefined ? {} : { since }) });
-  if (statements.length > 0) await send(statements);
+  const statements = await hiveSyncStatementsOf(state, { ...rest, basePath: basePath ?? state.storage.label, ...(since === undefined ? {} : { since }), ...(sinceCompletion === undefined ? {} : { sinceCompletion }) });
+  if (statements.length === 0) return; // nothing committed since the last sync
+  await send(statements);
   if (place) await refreshCatalogEntry(place.root, place.path, state, { lastSync: { instant: latest.requestedTime, completionTime: latest.completionTime ?? null } });
 }

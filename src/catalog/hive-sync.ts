@@ -7,7 +7,6 @@ import { TableState } from '../engine/table-state.js';
 import type { Storage } from '../storage/storage.js';
 import type { Table } from '../table/table.js';
 import { normalizeInstant } from '../engine/read/query-instant.js';
-import { compareInstantTimes } from '../timeline/instant.js';
 import {
   addPartitionsStatements, createTableStatement, dropPartitionsStatements, HIVE_FORMATS, PARTITION_BATCH_SIZE,
   replaceColumnsStatement, setTablePropertiesStatement, sparkTableProperties, SCHEMA_PART_LENGTH,
@@ -29,6 +28,11 @@ export interface HiveSyncOptions {
    * synced. Absent: a first sync (CREATE and every partition).
    */
   since?: string | Date;
+  /**
+   * The previous sync's `last_commit_completion_time_sync` (timeline layout 2): writes requested before `since`
+   * but completed after this also count as new, as Hudi 1.x counts them.
+   */
+  sinceCompletion?: string;
   /** The Hive table name (`table`, default `hoodie.table.name`); MOR tables get `_ro` / `_rt` after it. */
   tableName?: string;
   /** Map timestamps to `TIMESTAMP` instead of `bigint` (`support_timestamp`, default false). */
@@ -73,7 +77,7 @@ const sameColumns = (a: readonly HiveColumn[], b: readonly HiveColumn[]) =>
 export function planHiveSync(snapshot: SyncSnapshot, options: HiveSyncOptions & { since?: string }): string[] {
   const { config, latest } = snapshot;
   if (!latest) return [];
-  if (options.since !== undefined && compareInstantTimes(latest.requestedTime, options.since) <= 0) return [];
+  if (!snapshot.changed) return [];
   const database = options.database ?? 'default';
   const basePath = options.basePath.replace(/\/+$/, '');
   const batchSize = options.batchSize ?? PARTITION_BATCH_SIZE;
@@ -116,7 +120,8 @@ export function planHiveSync(snapshot: SyncSnapshot, options: HiveSyncOptions & 
 export async function hiveSyncStatementsOf(state: TableState, options: HiveSyncOptions): Promise<string[]> {
   if (typeof options?.basePath !== 'string' || options.basePath === '') throw new LakeletError('INVALID_ARGUMENT', 'hive sync: basePath (the table\'s absolute path, e.g. s3a://bucket/trips) is required', { field: 'basePath', value: options?.basePath });
   const since = options.since === undefined ? undefined : normalizeInstant(options.since, 'since');
-  return planHiveSync(await syncSnapshot(state, since), { ...options, since });
+  const last = since === undefined ? undefined : { instant: since, completionTime: options.sinceCompletion };
+  return planHiveSync(await syncSnapshot(state, last), { ...options, since });
 }
 
 /**

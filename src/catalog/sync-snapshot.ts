@@ -26,6 +26,14 @@ export interface SyncSnapshot {
   dropped: string[];
   /** True when the partitions came from a full listing (no `since`, or `since` older than the active timeline). */
   full: boolean;
+  /** True when some completed write is not covered by the last sync (always on a full sync). */
+  changed: boolean;
+}
+
+/** The last sync: Hudi's `last_commit_time_sync` and, on timeline layout 2, `last_commit_completion_time_sync`. */
+export interface LastSync {
+  instant: string;
+  completionTime?: string | undefined;
 }
 
 const isDropPartition = (md: CommitMetadata) => (md.operationType ?? '').toUpperCase() === 'DELETE_PARTITION';
@@ -52,10 +60,20 @@ async function currentPartitions(state: TableState, writes: readonly { md: Commi
 }
 
 /**
- * Gather a {@link SyncSnapshot} of `state` for a sync after `since` (the previous sync's
- * `last_commit_time_sync`; undefined for a first, full sync).
+ * Is a write after the last sync? Requested after its instant, or (Hudi 1.x's getCommitsTimelineAfter, layout 2)
+ * requested before it but completed after its completion time — a slower concurrent writer's commit.
  */
-export async function syncSnapshot(state: TableState, since: string | undefined): Promise<SyncSnapshot> {
+function afterSync(instant: Instant, last: LastSync): boolean {
+  if (compareInstantTimes(instant.requestedTime, last.instant) > 0) return true;
+  return last.completionTime !== undefined && instant.completionTime !== undefined && compareInstantTimes(instant.completionTime, last.completionTime) > 0;
+}
+
+/**
+ * Gather a {@link SyncSnapshot} of `state` for a sync after `last` (the previous sync's
+ * `last_commit_time_sync` and completion time; undefined for a first, full sync).
+ */
+export async function syncSnapshot(state: TableState, last: LastSync | undefined): Promise<SyncSnapshot> {
+  const since = last?.instant;
   const completed = state.timeline.completedWrites();
   const writes = await Promise.all(completed.map(async (instant) => ({ instant, md: await state.commitMetadata(instant) })));
   const latest = completed[completed.length - 1];
@@ -65,17 +83,19 @@ export async function syncSnapshot(state: TableState, since: string | undefined)
   const full = since === undefined || first === undefined || compareInstantTimes(since, first) < 0;
   if (full) {
     const schemaAtSince = since !== undefined && first !== undefined ? await state.schemaAsOf(since).catch(() => undefined) : undefined;
-    return { config: state.config, latest, schema, schemaAtSince, partitions, added: partitions, dropped: [], full: true };
+    return { config: state.config, latest, schema, schemaAtSince, partitions, added: partitions, dropped: [], full: true, changed: true };
   }
   const existed = new Set<string>();
   const written = new Set<string>();
   const dropped = new Set<string>();
+  let changed = false;
   for (const { instant, md } of writes) {
     const e = partitionEvents(md);
-    if (compareInstantTimes(instant.requestedTime, since) <= 0) {
+    if (!afterSync(instant, last as LastSync)) {
       for (const p of e.written) existed.add(p);
       for (const p of e.dropped) existed.delete(p);
     } else {
+      changed = true;
       for (const p of e.written) {
         written.add(p);
         dropped.delete(p);
@@ -93,5 +113,6 @@ export async function syncSnapshot(state: TableState, since: string | undefined)
     added: [...written].filter((p) => now.has(p) && !existed.has(p)).sort(),
     dropped: [...dropped].filter((p) => existed.has(p) && !now.has(p)).sort(),
     full: false,
+    changed,
   };
 }

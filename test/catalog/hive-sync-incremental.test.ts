@@ -3,6 +3,7 @@
 // ADD for the new partition, DROP for the deleted one and the new last_commit_time_sync — per Hive table.
 import { describe, expect, test } from 'vitest';
 import { createTable, hiveSyncStatements, memoryStorage, type Table } from '../../src/index.js';
+import { openFixture } from '../helpers/fixtures.js';
 import { parseAll } from './hive-check.js';
 import type { ParsedStatement } from './hive-statements.js';
 
@@ -87,6 +88,17 @@ describe('an incremental sync', () => {
     expect(parsed.map((s) => s.kind)).toEqual(['replace', 'set-properties', 'set-properties']);
     expect(parsed[0]?.kind === 'replace' && parsed[0].cascade).toBe(false);
     expect(statements[0]).toMatch(/REPLACE COLUMNS\(.*`note` string \)$/);
+  });
+
+  test('layout 2: a write requested before `since` but completed after `sinceCompletion` counts as new (Hudi 1.x)', async () => {
+    const table = await openFixture('sample_table/cow/v9_timebasedkeygen_nonhivestyle.zip');
+    const [previous, latest] = table.commits.slice(-2);
+    if (!previous?.completionTime || !latest?.completionTime) throw new Error('the fixture has no two completed writes with completion times');
+    // Synced up to the latest write (by requested time): nothing new ...
+    expect(await hiveSyncStatements(table, { basePath: BASE, since: latest.requestedTime, sinceCompletion: latest.completionTime })).toEqual([]);
+    // ... unless the last sync saw completions only up to the previous write's: the latest completed after it.
+    const parsed = parseAll(await hiveSyncStatements(table, { basePath: BASE, since: latest.requestedTime, sinceCompletion: previous.completionTime }));
+    expect(parsed[parsed.length - 1]).toMatchObject({ kind: 'set-properties', properties: { last_commit_time_sync: latest.requestedTime, last_commit_completion_time_sync: latest.completionTime } });
   });
 
   test('`since` older than the active timeline: every partition is added again (IF NOT EXISTS), nothing dropped', async () => {

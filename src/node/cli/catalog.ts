@@ -33,6 +33,9 @@ Options:
                         file:// URL of <table>)
   --since <instant>     the previous sync's last_commit_time_sync
                         (yyyyMMddHHmmss[SSS], or an ISO-8601 date/time in UTC)
+  --since-completion <t>
+                        its last_commit_completion_time_sync (layout 2: writes
+                        requested before --since but completed after it count)
   --table-name <n>      Hive table name (default: hoodie.table.name)
   --support-timestamp   timestamps as TIMESTAMP (default: bigint, as Hudi)
   --batch-size <n>      partitions per ADD / DROP statement (default 1000)
@@ -47,6 +50,7 @@ const SPECS: OptionSpec[] = [
   { name: 'database', kind: 'value' },
   { name: 'base-path', kind: 'value' },
   { name: 'since', kind: 'value' },
+  { name: 'since-completion', kind: 'value' },
   { name: 'table-name', kind: 'value' },
   { name: 'support-timestamp', kind: 'flag' },
   { name: 'batch-size', kind: 'value' },
@@ -57,7 +61,7 @@ const SPECS: OptionSpec[] = [
 
 /** Which options each subcommand takes (besides --help). */
 const ALLOWED: Record<string, readonly string[]> = {
-  ddl: ['database', 'base-path', 'since', 'table-name', 'support-timestamp', 'batch-size'],
+  ddl: ['database', 'base-path', 'since', 'since-completion', 'table-name', 'support-timestamp', 'batch-size'],
   list: ['json'],
   register: ['name'],
   drop: ['delete-files'],
@@ -107,6 +111,7 @@ export async function catalogCommand(args: string[], io: { stdout: CliOutput; st
       basePath: v('base-path') ?? pathToFileURL(resolve(first)).href,
       ...(v('database') !== undefined ? { database: v('database') as string } : {}),
       ...(since !== undefined ? { since: parseInstantArg(since, '--since') } : {}),
+      ...(v('since-completion') !== undefined ? { sinceCompletion: v('since-completion') as string } : {}),
       ...(v('table-name') !== undefined ? { tableName: v('table-name') as string } : {}),
       ...(parsed.flags.has('support-timestamp') ? { supportTimestamp: true } : {}),
       ...(batch !== undefined ? { batchSize: parseCount(batch, '--batch-size') } : {}),
