@@ -120,7 +120,8 @@ export function planHiveSync(snapshot: SyncSnapshot, options: HiveSyncOptions & 
 export async function hiveSyncStatementsOf(state: TableState, options: HiveSyncOptions): Promise<string[]> {
   if (typeof options?.basePath !== 'string' || options.basePath === '') throw new LakeletError('INVALID_ARGUMENT', 'hive sync: basePath (the table\'s absolute path, e.g. s3a://bucket/trips) is required', { field: 'basePath', value: options?.basePath });
   const since = options.since === undefined ? undefined : normalizeInstant(options.since, 'since');
-  const last = since === undefined ? undefined : { instant: since, completionTime: options.sinceCompletion };
+  const sinceCompletion = options.sinceCompletion === undefined ? undefined : normalizeInstant(options.sinceCompletion, 'sinceCompletion');
+  const last = since === undefined ? undefined : { instant: since, completionTime: sinceCompletion };
   return planHiveSync(await syncSnapshot(state, last), { ...options, since });
 }
 
