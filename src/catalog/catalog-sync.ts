@@ -2,6 +2,7 @@
 // catalog of its storage root, and push the Hive statements of the commits since the last sync to `syncTo`
 // (recording that sync, like Hudi's `last_commit_time_sync`, in the catalog entry).
 import type { TableState } from '../engine/table-state.js';
+import type { Instant } from '../timeline/instant.js';
 import { prefixedOrigin } from '../storage/prefixed.js';
 import type { Storage } from '../storage/storage.js';
 import { catalogEntryAt, refreshCatalogEntry } from './catalog.js';
@@ -28,9 +29,20 @@ export async function syncCatalog(state: TableState, catalogSync: CatalogSyncOpt
   const writes = state.timeline.completedWrites();
   const latest = writes[writes.length - 1];
   if (!latest) return;
-  const lastSync = place ? (entry ?? (await catalogEntryAt(place.root, place.path)))?.lastSync : undefined;
-  const since = place ? lastSync?.instant : writes[writes.length - 2]?.requestedTime;
-  const sinceCompletion = place ? lastSync?.completionTime ?? undefined : writes[writes.length - 2]?.completionTime;
+  let since: string | undefined;
+  let sinceCompletion: string | undefined;
+  if (place) {
+    const lastSync = (entry ?? (await catalogEntryAt(place.root, place.path)))?.lastSync;
+    since = lastSync?.instant;
+    sinceCompletion = lastSync?.completionTime ?? undefined;
+  } else {
+    // No record of the last sync: this write's own commit. It is the newest write that is not a compaction (an
+    // inline compaction may have completed after it); the sync covers what came after the write before it.
+    let i = writes.length - 1;
+    while (i > 0 && (await state.commitMetadata(writes[i] as Instant)).compacted) i--;
+    since = writes[i - 1]?.requestedTime;
+    sinceCompletion = writes[i - 1]?.completionTime;
+  }
   const { send, basePath, ...rest } = typeof syncTo === 'function' ? { send: syncTo, basePath: undefined } : syncTo;
   const statements = await hiveSyncStatementsOf(state, { ...rest, basePath: basePath ?? state.storage.label, ...(since === undefined ? {} : { since }), ...(sinceCompletion === undefined ? {} : { sinceCompletion }) });
   if (statements.length === 0) return; // nothing committed since the last sync

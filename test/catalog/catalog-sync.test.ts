@@ -106,4 +106,17 @@ describe('syncTo', () => {
     expect(sent.map((s) => parseAll(s).map((x) => x.kind))).toEqual([['create', 'add', 'set-properties'], ['set-properties'], ['add', 'set-properties']]);
     expect(await listTables(root)).toEqual([]);
   });
+
+  test('without a catalog, a MOR write followed by its inline compaction still sends its new partition', async () => {
+    const root = memoryStorage();
+    const table = await trips(root, 'MERGE_ON_READ');
+    const sent: string[][] = [];
+    const options = { syncTo: async (s: string[]) => { sent.push(s); }, compaction: { inline: true, deltaCommits: 2 } };
+    await table.upsert([{ id: 'a', p: 'x', ts: 1n }], options);
+    await table.upsert([{ id: 'a', p: 'x', ts: 2n }, { id: 'b', p: 'y', ts: 1n }], options); // a log file; the second deltacommit triggers a compaction
+    await table.refresh();
+    expect(table.timeline.filter((i) => i.state === 'COMPLETED').map((i) => i.action)).toContain('commit');
+    const adds = parseAll(sent[1] ?? []).flatMap((s) => (s.kind === 'add' && s.table === 'trips_ro' ? s.partitions.map((p) => p.spec.p) : []));
+    expect(adds).toEqual(['y']);
+  });
 });
