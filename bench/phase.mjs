@@ -449,4 +449,5 @@ async function size() {
 
 const phases = { bulk, upsert, indexUpsert, read, morRead, compact, http, size };
 const result = await phases[args.phase]();
-process.stdout.write(`${JSON.stringify(result)}\n`);
+// maxRss: the child's peak resident memory (bytes), printed by run.mjs for every phase.
+process.stdout.write(`${JSON.stringify({ ...result, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);

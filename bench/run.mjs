@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser.mjs';
 import { nginxAvailable, startNginx } from './nginx.mjs';
 import { kernelsInWriteLines, runKernelsInWrite } from './kernels-in-write.mjs';
+import { PEER_CODEC, attachCosts, runPeers, sideBySide, sideBySideLines } from './peers/side-by-side.mjs';
+import { writeResults } from './results.mjs';
 
 const READ_GOAL = 1.3;
 const MOR_UPSERT_GOAL = 5;
@@ -36,6 +38,8 @@ const USAGE = `usage: npm run bench -- [options]
   --no-index          skip the index / worker-pool part (upsert with RECORD_INDEX, BLOOM, SIMPLE; pool on/off)
   --no-v9             skip the v9 part (bulk insert + the same upsert into a table version 9 with the metadata table)
   --no-mdt-listing    skip bench/mdt-listing.mjs (HTTP requests of a snapshot via the MDT vs listing; needs nginx)
+  --no-peers          skip the side-by-side peers (DuckDB, SQLite, parquet-wasm, hyparquet; bench/peers/)
+  --scan-runs K       timed runs of each reader of the side-by-side scan (default 3)
   --index-rows N      table of the index part (default --rows: copies of the COW table as bulk inserted;
                       another value bulk inserts a separate table of N rows)
   --index-upsert N    batch of the index part (default --upsert scaled by index rows / rows)
@@ -53,13 +57,14 @@ const USAGE = `usage: npm run bench -- [options]
   --json              print the figures as one JSON document (progress goes to stderr)
   --dir PATH          build the tables in PATH/cow and PATH/mor (PATH must be empty or absent; kept)
   --keep              keep the temp table directory
-  --codec C           base-file codec of every write (GZIP, SNAPPY, ZSTD, UNCOMPRESSED; default the library's, GZIP)
+  --codec C           base-file codec of every lakelet write (GZIP, SNAPPY, ZSTD, UNCOMPRESSED; default SNAPPY, the
+                      peers' codec; the library's own default is GZIP)
   --cpu-prof DIR      write a V8 CPU profile of every Node phase to DIR (<part>-<phase>.cpuprofile);
                       summarise one with \`node bench/cpu-top.mjs FILE\`
   --help`;
 
 function parseArgs(argv) {
-  const o = { rows: 1_000_000, upsert: 100_000, runs: 5, morRuns: 3, json: false, dir: undefined, keep: false, codec: undefined, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
+  const o = { rows: 1_000_000, upsert: 100_000, runs: 5, morRuns: 3, json: false, dir: undefined, keep: false, codec: PEER_CODEC, peers: true, scanRuns: 3, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
   const explicit = new Set();
   const num = (flag, v) => {
     const n = Number(String(v).replace(/_/g, ''));
@@ -98,6 +103,9 @@ function parseArgs(argv) {
       case '--no-index': o.index = false; break;
       case '--no-v9': o.v9 = false; break;
       case '--no-mdt-listing': o.mdtListing = false; break;
+      case '--peers': o.peers = true; break;
+      case '--no-peers': o.peers = false; break;
+      case '--scan-runs': o.scanRuns = num(flag, value()); break;
       case '--index-rows': o.indexRows = num(flag, value()); break;
       case '--index-upsert': o.indexUpsert = num(flag, value()); break;
       case '--pool-workers': o.poolWorkers = num(flag, value()); break;
@@ -132,22 +140,34 @@ function fail(msg) {
 
 const PHASE = fileURLToPath(new URL('./phase.mjs', import.meta.url));
 let cpuProfDir;
+/** Peak RSS (`process.resourceUsage().maxRSS`, bytes) of every phase's child process, in the order they ran. */
+const phaseRss = [];
 
-/** Run one phase in a fresh `node --expose-gc` process; resolves to its JSON result. `label` names its profile. */
-function runPhase(phase, args, label = phase) {
+/**
+ * Run one phase in a fresh `node --expose-gc` process; resolves to its JSON result. `label` names its profile;
+ * `script` is bench/phase.mjs or bench/peers/peer-phase.mjs. The child's peak RSS (its `maxRss`) joins `phaseRss`.
+ */
+function runPhase(phase, args, label = phase, script = PHASE) {
   const flags = ['--expose-gc'];
   if (cpuProfDir) flags.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${label}.cpuprofile`);
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [...flags, PHASE, JSON.stringify({ ...args, phase })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, script, JSON.stringify({ ...args, phase })], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code, signal) => {
       const last = out.trim().split('\n').pop() ?? '';
       if (code !== 0) return reject(new Error(`bench: phase ${label} exited with ${signal ?? code}`));
+      let result;
       try {
-        done(JSON.parse(last));
+        result = JSON.parse(last);
       } catch {
+        result = undefined;
+      }
+      if (result) {
+        if (typeof result.maxRss === 'number') phaseRss.push({ label, maxRss: result.maxRss });
+        done(result);
+      } else {
         reject(new Error(`bench: phase ${label} printed no result (${JSON.stringify(out.slice(-200))})`));
       }
     });
@@ -320,8 +340,17 @@ function printReport(r) {
     lines.push('');
     lines.push(...kernelsInWriteLines(r.kernelsInWrite));
   }
+  if (r.sideBySide) {
+    lines.push('');
+    lines.push(...sideBySideLines(r.sideBySide, { codec: p.codec ?? 'GZIP', rowsCount: p.rows, upsertCount: p.upsert, peers: r.peers }));
+  }
+  if (r.phaseRss?.length) {
+    lines.push('');
+    lines.push('peak RSS of each phase (its child process, process.resourceUsage().maxRSS)');
+    for (const x of r.phaseRss) row(x.label, mib(x.maxRss));
+  }
   lines.push('');
-  lines.push(`total bench time ${secs(r.totalSeconds)}`);
+  lines.push(`total bench time ${secs(r.totalSeconds)}; figures written to ${r.resultsFile}`);
   console.log(lines.join('\n'));
 }
 
@@ -427,6 +456,7 @@ async function main() {
   parts.index = o.index ? true : '--no-index';
   parts.v9 = o.v9 ? true : '--no-v9';
   parts.mdtListing = !o.mdtListing ? '--no-mdt-listing' : nginxAvailable() ? true : 'nginx not installed';
+  parts.peers = o.peers ? true : '--no-peers';
   parts.browser = !o.browser ? '--no-browser' : chromiumAvailable() ? true : `no Chromium at ${CHROMIUM}`;
   parts.longtask = parts.browser !== true ? `browser part ${parts.browser === '--no-browser' ? 'off' : 'skipped'}` : o.longtask ? true : '--no-longtask';
   progress(`parts: ${Object.entries(parts).map(([k, v]) => (v === true ? k : `${k} skipped (${v})`)).join(', ')}`);
@@ -471,7 +501,7 @@ async function main() {
     read.meetsGoal = read.ratio <= READ_GOAL;
     read.cpuRatio = read.lakelet.cpuMedian / read.hyparquet.cpuMedian;
     const report = {
-      params: { rows: o.rows, upsert: o.upsert, runs: o.runs, morRuns: o.morRuns, quick: Boolean(o.quick), codec: o.codec ?? null, indexRows: o.indexRows, indexUpsert: o.indexUpsert, poolWorkers: o.poolWorkers, browserRows: o.browserRows, browserUpsert: o.browserUpsert, longtaskRows: o.longtaskRows, longtaskUpsert: o.longtaskUpsert, longtaskWorkers: o.longtaskWorkers ?? null },
+      params: { rows: o.rows, upsert: o.upsert, runs: o.runs, scanRuns: o.scanRuns, morRuns: o.morRuns, quick: Boolean(o.quick), codec: o.codec ?? null, indexRows: o.indexRows, indexUpsert: o.indexUpsert, poolWorkers: o.poolWorkers, browserRows: o.browserRows, browserUpsert: o.browserUpsert, longtaskRows: o.longtaskRows, longtaskUpsert: o.longtaskUpsert, longtaskWorkers: o.longtaskWorkers ?? null },
       parts,
       services: { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false } },
       env: { node: process.version, cpus: availableParallelism(), cpuModel: cpus()[0]?.model?.trim() ?? 'unknown', loadStart, loadEnd: 0, dir, kept: keep },
@@ -535,6 +565,10 @@ async function main() {
       report.mor.table.afterCompaction = await runPhase('size', mor, 'mor-size-compact');
     }
 
+    if (parts.peers === true) {
+      report.peers = await runPeers({ rows: o.rows, upsert: o.upsert, scanRuns: o.scanRuns, dir, cowDir, runPhase, progress });
+    }
+
     if (parts.browser === true) {
       progress(`browser: ${count(o.browserRows)} rows, upsert ${count(o.browserUpsert)}, stores ${o.browserStores.join(', ')}`);
       const longtask = parts.longtask === true ? { rows: o.longtaskRows, upsert: o.longtaskUpsert, workers: o.longtaskWorkers } : undefined;
@@ -548,8 +582,11 @@ async function main() {
     progress('kernels in the write: dedupe and bulk-insert sort, kernels auto vs js');
     report.kernelsInWrite = await runKernelsInWrite([...new Set([10_000, o.upsert, o.rows])].sort((a, b) => a - b));
 
+    report.sideBySide = attachCosts(sideBySide(report), cpuProfDir);
+    report.phaseRss = phaseRss;
     report.env.loadEnd = loadavg()[0];
     report.totalSeconds = (performance.now() - t0) / 1000;
+    report.resultsFile = await writeResults(report);
     if (o.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else printReport(report);
   } finally {

@@ -1,0 +1,18 @@
+// Where a bench run keeps its figures: bench/results/<YYYY-MM-DD>.json (UTC date) for a run at the default sizes,
+// bench/results/<YYYY-MM-DD>-<rows>x<upsert>.json for any other size (so a --quick run does not replace it).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RESULTS = fileURLToPath(new URL('./results/', import.meta.url));
+
+/** Write the report as JSON; returns the file's path relative to the working directory. */
+export async function writeResults(report, defaults = { rows: 1_000_000, upsert: 100_000 }) {
+  const day = new Date().toISOString().slice(0, 10);
+  const { rows, upsert } = report.params;
+  const name = rows === defaults.rows && upsert === defaults.upsert ? `${day}.json` : `${day}-${rows}x${upsert}.json`;
+  await mkdir(RESULTS, { recursive: true });
+  const path = join(RESULTS, name);
+  await writeFile(path, `${JSON.stringify(report, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+  return relative(process.cwd(), path);
+}
