@@ -31,7 +31,7 @@ const USAGE = `usage: npm run bench -- [options]
   --rows N            rows of the generated tables (default 1000000)
   --upsert N          rows of the upsert batch, half updates, half inserts (default 100000)
   --quick             smoke run: 100000 rows, 10000 upserts, 3 read runs, browser 20000 rows
-  --runs K            timed runs of each reader of the COW read, median reported, after one warm-up (default 5)
+  --runs K            timed runs of each reader of the COW read, median reported, after one warm-up (default 3)
   --mor-runs K        timed runs of each reader of the MOR read (default 3)
   --no-mor            skip the merge-on-read part (MOR bulk insert, upsert, read, compaction)
   --no-http           skip the HTTP read from nginx
@@ -64,7 +64,7 @@ const USAGE = `usage: npm run bench -- [options]
   --help`;
 
 function parseArgs(argv) {
-  const o = { rows: 1_000_000, upsert: 100_000, runs: 5, morRuns: 3, json: false, dir: undefined, keep: false, codec: PEER_CODEC, peers: true, scanRuns: 3, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
+  const o = { rows: 1_000_000, upsert: 100_000, runs: 3, morRuns: 3, json: false, dir: undefined, keep: false, codec: PEER_CODEC, peers: true, scanRuns: 3, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
   const explicit = new Set();
   const num = (flag, v) => {
     const n = Number(String(v).replace(/_/g, ''));
