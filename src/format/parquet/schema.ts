@@ -1,5 +1,5 @@
 // Avro → parquet schema of a base file, mapped as parquet-avro (Hudi's writer, old 2-level list structure) maps
-// it, plus the converters from lakelet's value model (values.ts) to the physical values hyparquet-writer encodes.
+// it, plus the converters from lakelet's value model (values.ts) to the physical values the encoder (encode/) writes.
 import type { SchemaElement } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../avro/schema.js';
@@ -59,7 +59,6 @@ const INT32_MAX = 2 ** 31 - 1;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const DAY_MS = 86_400_000;
-const utf8 = new TextEncoder();
 
 /**
  * Map an Avro record schema to parquet the way parquet-avro 1.12 does for Hudi: nullable unions → OPTIONAL,
@@ -205,7 +204,7 @@ function primitive(type: AvroSchema, el: SchemaElement, label: string): { conver
       el.converted_type = 'ENUM';
       el.logical_type = { type: 'ENUM' };
       const symbols = new Set(type.symbols);
-      return plain((v, at) => (typeof v === 'string' && symbols.has(v) ? utf8.encode(v) : invalid(at, `one of the symbols of enum "${type.fullName}"`, v)));
+      return plain((v, at) => (typeof v === 'string' && symbols.has(v) ? v : invalid(at, `one of the symbols of enum "${type.fullName}"`, v)));
     }
     case 'bytes':
     case 'fixed': {

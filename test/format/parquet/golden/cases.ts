@@ -106,7 +106,7 @@ function allTypesRow(i: number): Record<string, unknown> {
     dec_30_0: nul ? null : pick('999999999999999999999999999999', '-1', '0', '12'),
     day: nul ? null : pick(new Date('2024-01-15T00:00:00Z'), new Date('1969-12-31T00:00:00Z'), new Date('2262-01-01T00:00:00Z')),
     ts_ms: nul ? null : pick(new Date('2024-04-18T17:35:51.906Z'), new Date(0), new Date('1900-01-01T00:00:00Z')),
-    ts_us: nul ? null : pick(new Date('1969-12-31T23:59:59.999Z'), new Date('2262-04-11T23:47:16.854Z'), 1_700_000_000_000_001n),
+    ts_us: nul ? null : pick<unknown>(new Date('1969-12-31T23:59:59.999Z'), new Date('2262-04-11T23:47:16.854Z'), 1_700_000_000_000_001n),
     lts_us: nul ? null : pick(new Date('2000-02-29T12:00:00.001Z'), new Date(0)),
     t_ms: nul ? null : pick(45_296_789, 0, 86_399_999),
     t_us: nul ? null : pick(45_296_789_123n, 0n, 86_399_999_999n),
