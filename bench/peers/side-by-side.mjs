@@ -118,7 +118,7 @@ export function sideBySideLines(rows, { codec, rowsCount, upsertCount, peers }) 
   lines.push(`  ${'workload'.padEnd(w)} ${'lakelet'.padStart(9)} ${'peer'.padStart(9)} ${'ratio'.padStart(8)} ${'CPU'.padStart(8)}   goal     verdict`);
   for (const x of rows) {
     if (x.missing) {
-      lines.push(`  ${x.workload.padEnd(w)} ${'—'.padStart(9)} ${'—'.padStart(9)} ${'—'.padStart(8)} ${'—'.padStart(8)}   ${x.goal === null ? '—' : `≤ ${x.goal}×`}   not measured (${x.missing})`);
+      lines.push(`  ${x.workload.padEnd(w)} ${'—'.padStart(9)} ${'—'.padStart(9)} ${'—'.padStart(8)} ${'—'.padStart(8)}   ${x.goal === null ? '—' : x.id === 'longtask' ? '0 tasks' : `≤ ${x.goal}×`}   not measured (${x.missing})`);
       continue;
     }
     if (x.id === 'longtask') {
