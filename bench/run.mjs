@@ -587,7 +587,7 @@ async function main() {
     report.env.loadEnd = loadavg()[0];
     report.totalSeconds = (performance.now() - t0) / 1000;
     report.resultsFile = await writeResults(report);
-    if (o.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    if (o.json) process.stdout.write(`${JSON.stringify(report, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
     else printReport(report);
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
