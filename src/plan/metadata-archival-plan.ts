@@ -80,6 +80,11 @@ export function metadataArchivalLimits(mdt: Timeline, options: MetadataArchivalO
   return min < byCleaning ? { keepMinCommits: byCleaning, keepMaxCommits: byCleaning + max - min } : { keepMinCommits: min, keepMaxCommits: max };
 }
 
+/** Does the MDT hold more commits than the archiver keeps (the first condition of any archival; the MDT timeline alone)? */
+export function metadataArchivalDue(mdt: Timeline, options: MetadataArchivalOptions = {}): boolean {
+  return completedCommits(mdt).length > metadataArchivalLimits(mdt, options).keepMaxCommits;
+}
+
 /** Rule 2: the oldest MDT instant a future MDT compaction still needs on the active timeline. */
 function retainedForCompaction(mdt: Timeline, maxDeltaCommits: number): Instant | undefined {
   const lastCompaction = mdt.completed().filter((i) => i.action === 'commit').at(-1);
@@ -104,10 +109,10 @@ function retainedForDataTable(data: Timeline): Instant | undefined {
  * default; the MDT keeps one more of each). Bad options → `INVALID_ARGUMENT`.
  */
 export function planMetadataArchival(mdt: Timeline, data: Timeline, options: MetadataArchivalOptions = {}): ArchivalPlan {
-  const { keepMinCommits, keepMaxCommits } = metadataArchivalLimits(mdt, options);
+  const { keepMinCommits } = metadataArchivalLimits(mdt, options);
   const maxDeltaCommits = positive('compactionMaxDeltaCommits', options.compactionMaxDeltaCommits, 10);
   const commits = completedCommits(mdt);
-  if (commits.length <= keepMaxCommits) return { instants: [], files: [] };
+  if (!metadataArchivalDue(mdt, options)) return { instants: [], files: [] };
 
   const candidates: string[] = [];
   const pending = mdt.pending().find((i) => PENDING_WRITE_ACTIONS.has(i.action));

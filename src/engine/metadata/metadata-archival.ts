@@ -7,16 +7,16 @@
 // (pending states first, completed ones oldest first), then the history's compaction and clean. A crash leaves
 // each archived instant in the active timeline, the history or both; readers of the MDT count log blocks and base
 // files of instants older than the MDT's active timeline as committed (Hudi's containsOrBeforeTimelineStarts).
-import { isLakeletError } from '../../errors.js';
-import { archiveDir, metadataTablePath, metadataTimelineDir, PROPERTIES_PATH } from '../../layout.js';
-import { planMetadataArchival, type MetadataArchivalOptions } from '../../plan/metadata-archival-plan.js';
+import type { TableConfig } from '../../config/table-config.js';
+import { archiveDir, metadataTablePath, metadataTimelineDir } from '../../layout.js';
+import { metadataArchivalDue, planMetadataArchival, type MetadataArchivalOptions } from '../../plan/metadata-archival-plan.js';
 import type { ArchivalPlan } from '../../plan/archival-plan.js';
 import type { Storage } from '../../storage/storage.js';
 import type { Instant } from '../../timeline/instant.js';
 import type { LsmCompactionOptions } from '../../timeline/lsm-compaction.js';
 import type { Clock } from '../clock.js';
 import { withCommitLock } from '../commit/commit-lock.js';
-import { writeToHistory, type HistoryTarget } from '../services/archival.js';
+import { metadataTableTimeline, writeToHistory, type HistoryTarget } from '../services/archival.js';
 import { loadTableConfig, loadTimeline } from '../table-state.js';
 import { openMetadataTable, type MetadataTable } from './metadata-table.js';
 
@@ -26,6 +26,8 @@ export interface MetadataArchivalRunOptions extends MetadataArchivalOptions {
   clock?: Clock;
   /** Layer compaction of the MDT's history (default Hudi's: 10 files, 1 GB). */
   historyCompaction?: LsmCompactionOptions;
+  /** The data table's config when the caller has it (saves reading it for the check before the lock). */
+  dataConfig?: TableConfig;
 }
 
 /** The MDT's history folder (relative to the data table): its `hoodie.timeline.path` and `hoodie.timeline.history.path`. */
@@ -39,16 +41,15 @@ function metadataHistoryTarget(mdt: MetadataTable): HistoryTarget {
   return { storage: mdt.storage, history: metadataHistoryLocation(mdt), instantPath: (i: Instant) => `${timeline}/${i.fileName}` };
 }
 
-/** The data table's MDT and the MDT archival plan on the timelines as they are now (undefined: no MDT to archive). */
-async function planNow(storage: Storage, options: MetadataArchivalOptions): Promise<{ mdt: MetadataTable; plan: ArchivalPlan } | undefined> {
-  const config = await loadTableConfig(storage);
+/**
+ * The data table's MDT and the MDT archival plan on the timelines as they are now (undefined: no MDT, or nothing
+ * due). The MDT's own timeline decides first whether an archival is due at all (two storage calls on most commits).
+ */
+async function planNow(storage: Storage, options: MetadataArchivalOptions, dataConfig?: TableConfig): Promise<{ mdt: MetadataTable; plan: ArchivalPlan } | undefined> {
+  const config = dataConfig ?? (await loadTableConfig(storage));
   if (config.timelineLayoutVersion !== 2 || config.version < 8) return undefined;
-  try {
-    await storage.head(metadataTablePath(PROPERTIES_PATH));
-  } catch (err) {
-    if (isLakeletError(err, 'NOT_FOUND')) return undefined;
-    throw err;
-  }
+  const mdtTimeline = await metadataTableTimeline(storage, config); // empty when the MDT has no properties
+  if (!mdtTimeline || !metadataArchivalDue(mdtTimeline, options)) return undefined;
   const dataTimeline = await loadTimeline(storage, config);
   const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline });
   if (!mdt) return undefined;
@@ -62,7 +63,7 @@ async function planNow(storage: Storage, options: MetadataArchivalOptions): Prom
  * timeline is short enough, or the data table's active instants still need them. Bad options → `INVALID_ARGUMENT`.
  */
 export async function archiveMetadataTable(storage: Storage, options: MetadataArchivalRunOptions = {}): Promise<Instant[]> {
-  const first = await planNow(storage, options);
+  const first = await planNow(storage, options, options.dataConfig);
   if (!first || first.plan.instants.length === 0) return [];
   // Under the commit lock: MDT deltacommits, compactions and cleans are written under it too, so the plan is made
   // on timelines no one changes meanwhile.

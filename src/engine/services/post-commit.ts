@@ -60,7 +60,7 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
       const { archiveMetadataTable, cleanMetadataTable, compactMetadataTable } = await import('../metadata/lazy.js');
       if (await compactMetadataTable(ctx.storage, timing)) await cleanMetadataTable(ctx.storage, timing);
       // Then the MDT's own timeline archival, as Hudi's performTableServices (keep limits: the data table's + 1).
-      await archiveMetadataTable(ctx.storage, { keepMinCommits: options.archive.keepMinCommits, keepMaxCommits: options.archive.keepMaxCommits, clock: options.clock });
+      await archiveMetadataTable(ctx.storage, { keepMinCommits: options.archive.keepMinCommits, keepMaxCommits: options.archive.keepMaxCommits, clock: options.clock, dataConfig: known.config });
     }]);
   }
   if (options.archive.automatic) steps.push(['archival', () => archive(ctx, options.archive)]);
