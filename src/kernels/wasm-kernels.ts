@@ -5,6 +5,7 @@
 
 import { LakeletError } from '../errors.js';
 import { createJsKernels } from './js-kernels.js';
+import { ResidentHeap } from './resident-heap.js';
 import { installSnappyKernel } from './snappy-kernel.js';
 import {
   bloomRowBytes, checkBloomArgs, checkOrderingValues, hashSeed64, keyCount, toPackedKeys,
@@ -49,46 +50,6 @@ const SNAPPY_TABLE_BYTES = 2 << 14;
 
 /** Bytes of scratch `bloomProbeBatch` needs: 2 x 256 premixed block words (asm MAX_PREMIX_WORDS), k positions, 2 x 16 bytes of slot state. */
 const probeScratchBytes = (k: number): number => 4 * (512 + k) + 32;
-
-/**
- * The resident region below the arena floor: buffers that outlive one call (bloom bits of a BloomProbe).
- * First fit over the gaps between live blocks; the floor follows the end of the last live block.
- */
-class ResidentHeap {
-  private blocks: { ptr: number; size: number }[] = [];
-  constructor(private readonly ex: KernelExports) {}
-
-  alloc(bytes: number): number {
-    const size = Math.ceil(Math.max(bytes, 1) / 16) * 16;
-    let prevEnd = this.ex.heapBase() >>> 0;
-    let at = this.blocks.length;
-    for (let i = 0; i < this.blocks.length; i++) {
-      const b = this.blocks[i];
-      if (b === undefined) continue;
-      if (b.ptr - prevEnd >= size) { at = i; break; }
-      prevEnd = b.ptr + b.size;
-    }
-    this.blocks.splice(at, 0, { ptr: prevEnd, size });
-    if (!this.moveFloor()) {
-      this.blocks.splice(at, 1);
-      this.moveFloor();
-      throw new LakeletError('INVALID_ARGUMENT', `kernels: ${bytes} resident bytes do not fit in wasm memory`, { value: bytes });
-    }
-    return prevEnd;
-  }
-
-  free(ptr: number): void {
-    const i = this.blocks.findIndex((b) => b.ptr === ptr);
-    if (i < 0) return;
-    this.blocks.splice(i, 1);
-    this.moveFloor();
-  }
-
-  private moveFloor(): boolean {
-    const last = this.blocks[this.blocks.length - 1];
-    return this.ex.setFloor(last === undefined ? this.ex.heapBase() >>> 0 : last.ptr + last.size) !== 0;
-  }
-}
 
 // (func (result v128) i32.const 0 i8x16.splat): validates only where wasm SIMD is supported.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
