@@ -90,7 +90,7 @@ export class ByteSink {
   }
 
   /** The written bytes (a view, valid until the next write). */
-  view0(): Uint8Array {
+  written(): Uint8Array {
     return this.buf.subarray(0, this.offset);
   }
 

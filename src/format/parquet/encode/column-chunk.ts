@@ -57,7 +57,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
     dictionaryPageOffset = out.offset;
     scratchValues.reset();
     writePlain(scratchValues, type, dict.numbers, dict.binaries, 0, dict.size);
-    uncompressed += writeDictionaryPage(out, dict.size, scratchValues.view0(), compress);
+    uncompressed += writeDictionaryPage(out, dict.size, scratchValues.written(), compress);
     encodings.push(ENCODING.PLAIN);
     encodingStats.push([2, ENCODING.PLAIN, 1]);
     encoding = ENCODING.RLE_DICTIONARY;
@@ -105,7 +105,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
       writePlain(scratchValues, type, col.numbers, col.binaries, value, v);
     }
     const counts = { numValues: end - level, numNulls: end - level - (v - value), numRows: rows, encoding };
-    uncompressed += writeDataPageV2(out, counts, scratchLevels.view0(), repLength, defLength, scratchValues.view0(), compress);
+    uncompressed += writeDataPageV2(out, counts, scratchLevels.written(), repLength, defLength, scratchValues.written(), compress);
     pages.push({ offset: pageOffset, size: out.offset - pageOffset, firstRow: row });
     row += rows;
     level = end;

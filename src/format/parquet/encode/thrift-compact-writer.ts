@@ -2,10 +2,13 @@
 // deltas, zigzag varints, lists), written field by field in id order into a ByteSink.
 import type { ByteSink } from './byte-sink.js';
 
-/** Compact-protocol element types used in lists. */
+/** Compact-protocol type id of i32 (list elements). */
 export const T_I32 = 5;
+/** Compact-protocol type id of i64 (list elements). */
 export const T_I64 = 6;
+/** Compact-protocol type id of binary / string (list elements). */
 export const T_BINARY = 8;
+/** Compact-protocol type id of struct (list elements). */
 export const T_STRUCT = 12;
 const T_TRUE = 1;
 const T_FALSE = 2;
