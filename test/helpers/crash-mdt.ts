@@ -12,24 +12,30 @@ const MDT_TIMELINE = `${MDT}.hoodie/timeline/`;
 /**
  * MDT files no completed MDT instant accounts for: timeline files of instants that never completed (a pending
  * compaction plan aside), and partition files (logs `.<fileId>_<instant>.log.*`, base files `…_<instant>.hfile`)
- * named after an instant that is not completed on the MDT timeline (the initialisation instants are).
+ * named after an instant that is not completed on the MDT timeline (the initialisation instants are) nor older than
+ * its first instant (an archived one: its files stay valid, as Hudi's containsOrBeforeTimelineStarts).
  */
 export async function mdtOrphans(storage: Storage): Promise<string[]> {
   const files = (await storage.list('.hoodie/metadata', { recursive: true })).map((f) => f.path);
   const completed = new Set<string>();
+  let start: string | undefined; // the MDT's active timeline's first instant: older files are of archived instants
   for (const f of files) {
-    const m = f.startsWith(MDT_TIMELINE) ? /^(\d{17})_\d{17}\.[a-z]+$/.exec(f.slice(MDT_TIMELINE.length)) : null;
+    const rel = f.startsWith(MDT_TIMELINE) ? f.slice(MDT_TIMELINE.length) : '';
+    const m = /^(\d{17})_\d{17}\.[a-z]+$/.exec(rel);
     if (m) completed.add(m[1]!);
+    const t = /^(\d{17})[._]/.exec(rel)?.[1];
+    if (t !== undefined && (start === undefined || t < start)) start = t;
   }
   const out: string[] = [];
   for (const f of files) {
     const name = f.slice(f.lastIndexOf('/') + 1);
+    if (f.startsWith(MDT_TIMELINE) && f.slice(MDT_TIMELINE.length).includes('/')) continue; // the MDT's LSM history
     if (f.startsWith(MDT_TIMELINE)) {
       if (!completed.has(name.slice(0, 17)) && !name.endsWith('.compaction.requested')) out.push(`${f} (pending MDT instant)`);
     } else if (f.startsWith(`${MDT}.hoodie/`) || name === '.hoodie_partition_metadata') continue;
     else {
       const t = /^\.[^_]+_(\d{17})\.log\./.exec(name)?.[1] ?? /_(\d{17})\.hfile$/.exec(name)?.[1];
-      if (t === undefined || !completed.has(t)) out.push(`${f} (MDT file of no completed MDT instant)`);
+      if (t === undefined || (!completed.has(t) && !(start !== undefined && t < start))) out.push(`${f} (MDT file of no completed MDT instant)`);
     }
   }
   return out;
