@@ -22,7 +22,7 @@ const WORK = join(NODE_MODULES, '.cache', 'lakelet-package-test');
 const INSTALLED = join(WORK, 'node_modules', 'lakelet');
 
 /** The runtime dependencies lakelet may have, each with its job. */
-const ALLOWED_DEPENDENCIES = ['apache-arrow', 'comlink', 'fflate', 'hyparquet', 'hyparquet-compressors', 'hyparquet-writer', 'idb'];
+const ALLOWED_DEPENDENCIES = ['apache-arrow', 'comlink', 'fflate', 'hyparquet', 'hyparquet-compressors', 'idb'];
 
 /** Every runtime value of the main entry (types live in types.ts). Growing this list is an API decision. */
 const PUBLIC_VALUES = [
