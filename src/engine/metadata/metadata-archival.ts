@@ -3,11 +3,13 @@
 // HoodieBackedTableMetadataWriter.performTableServices (clean, compaction, then `writeClient.archive()`), planned
 // by plan/metadata-archival-plan.ts. Under the data table's commit lock (every MDT writer holds it), on the MDT
 // and data timelines as they are then, it runs the same layout-2 steps as the data table's archival
-// (services/archival.ts `writeToHistory`): LSM file, manifest, `_version_`, then the instant files deleted
+// (services/timeline-history.ts `writeToHistory`): LSM file, manifest, `_version_`, then the instant files deleted
 // (pending states first, completed ones oldest first), then the history's compaction and clean. A crash leaves
 // each archived instant in the active timeline, the history or both; readers of the MDT count log blocks and base
 // files of instants older than the MDT's active timeline as committed (Hudi's containsOrBeforeTimelineStarts).
 import type { TableConfig } from '../../config/table-config.js';
+import { isLakeletError } from '../../errors.js';
+import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import { archiveDir, metadataTablePath, metadataTimelineDir } from '../../layout.js';
 import { metadataArchivalDue, planMetadataArchival, type MetadataArchivalOptions } from '../../plan/metadata-archival-plan.js';
 import type { ArchivalPlan } from '../../plan/archival-plan.js';
@@ -16,7 +18,8 @@ import type { Instant } from '../../timeline/instant.js';
 import type { LsmCompactionOptions } from '../../timeline/lsm-compaction.js';
 import type { Clock } from '../clock.js';
 import { withCommitLock } from '../commit/commit-lock.js';
-import { metadataTableTimeline, writeToHistory, type HistoryTarget } from '../services/archival.js';
+import { writeToHistory, type HistoryTarget } from '../services/timeline-history.js';
+import { Timeline } from '../../timeline/timeline.js';
 import { loadTableConfig, loadTimeline } from '../table-state.js';
 import { openMetadataTable, type MetadataTable } from './metadata-table.js';
 
@@ -48,8 +51,15 @@ function metadataHistoryTarget(mdt: MetadataTable): HistoryTarget {
 async function planNow(storage: Storage, options: MetadataArchivalOptions, dataConfig?: TableConfig): Promise<{ mdt: MetadataTable; plan: ArchivalPlan } | undefined> {
   const config = dataConfig ?? (await loadTableConfig(storage));
   if (config.timelineLayoutVersion !== 2 || config.version < 8) return undefined;
-  const mdtTimeline = await metadataTableTimeline(storage, config); // empty when the MDT has no properties
-  if (!mdtTimeline || !metadataArchivalDue(mdtTimeline, options)) return undefined;
+  if (!parseMetadataPartitions(config.properties.get('hoodie.table.metadata.partitions')).includes('files')) return undefined;
+  try {
+    // The MDT's properties and timeline only (its valid-instant rule, which needs the data timeline, is not used).
+    const peek = await openMetadataTable(storage, { dataConfig: config, dataTimeline: new Timeline([]) });
+    if (!peek || !metadataArchivalDue(peek.timeline, options)) return undefined;
+  } catch (err) {
+    if (isLakeletError(err, 'INVALID_TABLE')) return undefined; // no MDT properties: nothing to archive
+    throw err;
+  }
   const dataTimeline = await loadTimeline(storage, config);
   const mdt = await openMetadataTable(storage, { dataConfig: config, dataTimeline });
   if (!mdt) return undefined;
