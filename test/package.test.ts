@@ -109,7 +109,8 @@ describe('the built package', () => {
   test("import 'lakelet' and 'lakelet/node' load in Node through the exports map", async () => {
     writeFileSync(join(WORK, 'probe.mjs'), "export const main = await import('lakelet'); export const node = await import('lakelet/node');\n");
     const probe = (await import(join(WORK, 'probe.mjs'))) as { main: Record<string, unknown>; node: Record<string, unknown> };
-    expect(createRequire(join(WORK, 'probe.mjs')).resolve('lakelet')).toBe(join(INSTALLED, 'dist', 'index.js'));
+    // Node takes the "node" condition: the browser entry's values, with worker_threads pools and node:zlib compression.
+    expect(createRequire(join(WORK, 'probe.mjs')).resolve('lakelet')).toBe(join(INSTALLED, 'dist', 'node', 'main.js'));
     expect(Object.keys(probe.main).sort()).toEqual([...PUBLIC_VALUES].sort());
     for (const name of ['nodeFsStorage', 'storageForPath', 'publishListing', 'readParquetFile', 'openTable']) expect(typeof probe.node[name], name).toBe('function');
   });

@@ -1,8 +1,9 @@
 // Node's page compressors: GZIP through node:zlib (level 1, as the fflate default), ZSTD through node:zlib's
 // zstdCompressSync where this Node has it (Node 22.15+/23.8+; Node 20 has none, so ZSTD still needs
 // `compressors.ZSTD`), and the snappy WASM kernel loaded from the .wasm bytes (Node's fetch cannot read file:
-// URLs). Called by the `lakelet/node` entry and by the Node worker entry, so both the calling thread and the
-// pool's workers compress alike; the main `lakelet` entry (the file browsers get) never imports node:zlib.
+// URLs). Called by Node's entries (`lakelet` through the exports map's "node" condition, node/main.ts, and
+// `lakelet/node`) and by the Node worker entry, so the calling thread and the pool's workers compress alike; the
+// file browsers get (../index.ts) never imports node:zlib.
 import * as zlib from 'node:zlib';
 import { registerPageCompressors, type PageCompressor } from '../format/compress/default-compressors.js';
 import { setSnappyKernelLoader } from '../format/compress/snappy.js';
