@@ -1,8 +1,8 @@
 // The page compressors base files get by default: GZIP through fflate (level 1, pure JS) and SNAPPY through
 // lakelet's own compressor (snappy.ts: the WASM kernel once loaded, else JS), unless the platform registered
 // faster ones. Node registers node:zlib's gzip (and zstd where that Node has zstdCompressSync) from
-// src/node/compressors-node.ts, called by Node's entries (`lakelet` and `lakelet/node`) and the Node worker entry, so node:zlib never
-// reaches the browser bundle. Browsers keep fflate: CompressionStream is asynchronous and the page writer is
+// src/node/compressors-node.ts, called by Node's entries (`lakelet` and `lakelet/node`) and the Node worker
+// entry, so node:zlib never reaches the browser bundle. Browsers keep fflate: CompressionStream is asynchronous and the page writer is
 // synchronous (a page is compressed while its column chunk is being laid out).
 
 import { gzipSync } from 'fflate';
