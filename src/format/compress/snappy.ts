@@ -12,8 +12,12 @@ export { snappyCompressJs, snappyMaxCompressedLength } from './snappy-js.js';
 /** Starts loading WASM kernels on this thread; a loaded instance installs itself as the snappy kernel. */
 export type SnappyKernelLoader = () => Promise<unknown>;
 
-/** Browsers (and workers) fetch the kernels next to wasm-kernels.js; a file: module (Node) cannot fetch them. */
-const fetchKernels: SnappyKernelLoader | undefined = import.meta.url.startsWith('file:')
+/**
+ * Browsers (and workers) fetch the kernels next to wasm-kernels.js; a file: module (Node) cannot fetch them, and
+ * a bundle without a module URL (workerd gives `import.meta.url` undefined) has nowhere to fetch them from.
+ */
+const moduleUrl: unknown = import.meta.url;
+const fetchKernels: SnappyKernelLoader | undefined = typeof moduleUrl !== 'string' || moduleUrl.startsWith('file:')
   ? undefined
   : () => import('../../kernels/wasm-kernels.js').then(({ loadKernels }) => loadKernels());
 
