@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchPersistentChromium, repo, startDemoServer } from '../web/demo-browser.js';
+import { launchPersistentChromium, startDemoServer, withLibrary } from '../web/demo-browser.js';
 
 let server: ViteDevServer;
 let context: BrowserContext;
@@ -26,13 +26,6 @@ afterAll(async () => {
   await server?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
 });
-
-/** Run code in a page with the library module loaded (from src/, through the dev server). */
-async function withLibrary<T>(page: Page, fn: string, arg: unknown): Promise<T> {
-  // A string, not a function: vitest would rewrite a dynamic import() inside a function it transforms.
-  const script = `(async () => { const m = await import(${JSON.stringify(`/@fs${repo}/src/index.ts`)}); return (${fn})(m, ${JSON.stringify(arg)}); })()`;
-  return page.evaluate(script) as Promise<T>;
-}
 
 test('page A commits to an OPFS table; page B\'s onCommit fires and its next query shows the commit', { timeout: 120_000 }, async () => {
   const [a, b] = [await context.newPage(), await context.newPage()];

@@ -46,3 +46,10 @@ export async function openDemoPage(browser: Browser | BrowserContext, url: strin
   await page.waitForSelector(readySelector);
   return { page, errors };
 }
+
+/** Run code in a page with the library module loaded (from src/, through the dev server). */
+export async function withLibrary<T>(page: Page, fn: string, arg: unknown): Promise<T> {
+  // A string, not a function: vitest would rewrite a dynamic import() inside a function it transforms.
+  const script = `(async () => { const m = await import(${JSON.stringify(`/@fs${repo}/src/index.ts`)}); return (${fn})(m, ${JSON.stringify(arg)}); })()`;
+  return page.evaluate(script) as Promise<T>;
+}

@@ -3,10 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchPersistentChromium, repo, startDemoServer } from './demo-browser.js';
+import { launchPersistentChromium, startDemoServer, withLibrary } from './demo-browser.js';
 
 let server: ViteDevServer;
 let context: BrowserContext;
@@ -24,13 +24,6 @@ afterAll(async () => {
   await server?.close();
   if (profile) await rm(profile, { recursive: true, force: true });
 });
-
-/** Run code in a page with the library module loaded (from src/, through the dev server). */
-async function withLibrary<T>(page: Page, fn: string, arg: unknown): Promise<T> {
-  // A string, not a function: vitest would rewrite a dynamic import() inside a function it transforms.
-  const script = `(async () => { const m = await import(${JSON.stringify(`/@fs${repo}/src/index.ts`)}); return (${fn})(m, ${JSON.stringify(arg)}); })()`;
-  return page.evaluate(script) as Promise<T>;
-}
 
 test('two tabs upsert one OPFS table concurrently: all commits land, none is lost', { timeout: 120_000 }, async () => {
   const pages = [await context.newPage(), await context.newPage()];
