@@ -1,30 +1,14 @@
-// AvroWriter: a growable byte buffer with Avro binary primitives (zigzag varints, little-endian floats,
+// AvroWriter: a growable byte buffer (GrowableBuffer) with Avro binary primitives (zigzag varints, little-endian floats,
 // length-prefixed bytes/strings) plus the big-endian ints Hudi's framing uses around Avro data.
+
+import { GrowableBuffer } from '../growable-buffer.js';
 
 const utf8 = new TextEncoder();
 
 /** Growable output buffer for Avro binary encoding. `finish()` returns the written bytes. */
-export class AvroWriter {
-  private buf: Uint8Array;
-  private view: DataView;
-  /** Number of bytes written so far. */
-  pos = 0;
-
+export class AvroWriter extends GrowableBuffer {
   constructor(initialCapacity = 1024) {
-    this.buf = new Uint8Array(Math.max(16, initialCapacity));
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  /** Make room for `n` more bytes. */
-  ensure(n: number): void {
-    const need = this.pos + n;
-    if (need <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < need) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
+    super(initialCapacity);
   }
 
   /** One raw byte. */

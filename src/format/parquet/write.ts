@@ -106,7 +106,7 @@ export class BaseFileWriter {
    * counted): the file size estimate used for rolling to a new file.
    */
   get bytesWritten(): number {
-    return this.out.offset;
+    return this.out.pos;
   }
 
   /** Add rows (lakelet value model). Encodes a row group each time `rowGroupRows` rows are buffered. */
@@ -193,7 +193,7 @@ export class BaseFileWriter {
       codecId(this.codec),
     );
     this.out.u32(0x31524150); // PAR1
-    return this.out.buf.slice(0, this.out.offset);
+    return this.out.buf.slice(0, this.out.pos);
   }
 
   private checkOpen(): void {
@@ -219,7 +219,7 @@ export class BaseFileWriter {
   /** Encode the first `rows` buffered rows as one row group. */
   private flushRowGroup(rows: number): void {
     if (rows === 0) return;
-    const start = this.out.offset;
+    const start = this.out.pos;
     const compress = this.codec === 'UNCOMPRESSED' ? undefined : this.compressors[this.codec];
     const columns: EncodedChunk[] = [];
     let uncompressed = 0;
@@ -231,7 +231,7 @@ export class BaseFileWriter {
       uncompressed += chunk.totalUncompressed;
       columns.push(chunk);
     }
-    this.rowGroups.push({ columns, numRows: rows, fileOffset: start, totalByteSize: uncompressed, totalCompressedSize: this.out.offset - start });
+    this.rowGroups.push({ columns, numRows: rows, fileOffset: start, totalByteSize: uncompressed, totalCompressedSize: this.out.pos - start });
     this.buffered -= rows;
   }
 }

@@ -1,69 +1,54 @@
 // A growable little-endian byte buffer: what the parquet encoder writes pages, headers and the footer into.
 // Typed columns are appended by one copy of their bytes (every platform lakelet runs on is little-endian).
 
+import { GrowableBuffer } from '../../growable-buffer.js';
+
 const utf8 = new TextEncoder();
 
 /** Appends bytes, varints and fixed-width numbers to one growing Uint8Array. */
-export class ByteSink {
-  /** The backing buffer; bytes `[0, offset)` are written. */
-  buf: Uint8Array;
-  /** Bytes written. */
-  offset = 0;
-  private view: DataView;
-
+export class ByteSink extends GrowableBuffer {
   constructor(capacity = 1 << 12) {
-    this.buf = new Uint8Array(capacity);
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  /** Make room for `n` more bytes. */
-  ensure(n: number): void {
-    const need = this.offset + n;
-    if (need <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(need, this.buf.length * 2));
-    next.set(this.buf.subarray(0, this.offset));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
+    super(capacity);
   }
 
   /** One byte. */
   u8(v: number): void {
     this.ensure(1);
-    this.buf[this.offset++] = v;
+    this.buf[this.pos++] = v;
   }
 
   /** Unsigned 32-bit little-endian. */
   u32(v: number): void {
     this.ensure(4);
-    this.view.setUint32(this.offset, v, true);
-    this.offset += 4;
+    this.view.setUint32(this.pos, v, true);
+    this.pos += 4;
   }
 
   /** Unsigned LEB128 varint of a non-negative safe integer. */
   varint(v: number): void {
     this.ensure(10);
     while (v > 0x7f) {
-      this.buf[this.offset++] = (v & 0x7f) | 0x80;
+      this.buf[this.pos++] = (v & 0x7f) | 0x80;
       v = Math.floor(v / 128);
     }
-    this.buf[this.offset++] = v;
+    this.buf[this.pos++] = v;
   }
 
   /** Unsigned LEB128 varint of a non-negative bigint. */
   varbig(v: bigint): void {
     this.ensure(10);
     while (v > 0x7fn) {
-      this.buf[this.offset++] = Number(v & 0x7fn) | 0x80;
+      this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
       v >>= 7n;
     }
-    this.buf[this.offset++] = Number(v);
+    this.buf[this.pos++] = Number(v);
   }
 
   /** Raw bytes. */
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
-    this.buf.set(b, this.offset);
-    this.offset += b.length;
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
   /** The bytes of a typed array view (little-endian numbers) in one copy. */
@@ -74,28 +59,28 @@ export class ByteSink {
   /** A string as UTF-8, no length; returns the byte count. */
   utf8(s: string): number {
     this.ensure(s.length * 3);
-    const { written } = utf8.encodeInto(s, this.buf.subarray(this.offset));
-    this.offset += written;
+    const { written } = utf8.encodeInto(s, this.buf.subarray(this.pos));
+    this.pos += written;
     return written;
   }
 
   /** A 4-byte little-endian length followed by the string's UTF-8 (PLAIN BYTE_ARRAY). */
   lengthPrefixedUtf8(s: string): void {
     this.ensure(4 + s.length * 3);
-    const at = this.offset;
-    this.offset += 4;
-    const { written } = utf8.encodeInto(s, this.buf.subarray(this.offset));
+    const at = this.pos;
+    this.pos += 4;
+    const { written } = utf8.encodeInto(s, this.buf.subarray(this.pos));
     this.view.setUint32(at, written, true);
-    this.offset += written;
+    this.pos += written;
   }
 
   /** The written bytes (a view, valid until the next write). */
   written(): Uint8Array {
-    return this.buf.subarray(0, this.offset);
+    return this.buf.subarray(0, this.pos);
   }
 
   /** Forget the written bytes, keep the buffer. */
   reset(): void {
-    this.offset = 0;
+    this.pos = 0;
   }
 }

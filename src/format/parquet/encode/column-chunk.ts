@@ -45,7 +45,7 @@ const scratchValues = new ByteSink(1 << 16);
 /** Encode the first `levels` level entries and `count` values of `col` as one chunk appended to `out`. */
 export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn, levels: number, count: number, compress: Compress): EncodedChunk {
   const type = col.type;
-  const fileOffset = out.offset;
+  const fileOffset = out.pos;
   const statistics = chunkStatistics(leaf.element, col.numbers, col.binaries, 0, count, levels - count);
   const dict = buildDictionary(type, col.numbers, col.binaries, 0, count);
   let uncompressed = 0;
@@ -54,7 +54,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
   const encodings: number[] = [];
   let encoding: number = type === 'BOOLEAN' && levels > 16 ? ENCODING.RLE : ENCODING.PLAIN;
   if (dict !== undefined) {
-    dictionaryPageOffset = out.offset;
+    dictionaryPageOffset = out.pos;
     scratchValues.reset();
     writePlain(scratchValues, type, dict.numbers, dict.binaries, 0, dict.size);
     uncompressed += writeDictionaryPage(out, dict.size, scratchValues.written(), compress);
@@ -63,7 +63,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
     encoding = ENCODING.RLE_DICTIONARY;
   }
   encodings.push(encoding);
-  const dataPageOffset = out.offset;
+  const dataPageOffset = out.pos;
   const pages: { offset: number; size: number; firstRow: number }[] = [];
   const { maxDef, maxRep, defs, reps } = col;
   const width = dict !== undefined ? 4 : type === 'BOOLEAN' ? 0.125 : type === 'INT32' || type === 'FLOAT' ? 4 : type === 'INT64' || type === 'DOUBLE' ? 8 : -1;
@@ -85,7 +85,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
       }
       end++;
     }
-    const pageOffset = out.offset;
+    const pageOffset = out.pos;
     scratchLevels.reset();
     const repLength = maxRep > 0 ? writeRleHybrid(scratchLevels, reps, level, end, bitWidthOf(maxRep)) : 0;
     const defLength = maxDef > 0 ? writeRleHybrid(scratchLevels, defs, level, end, bitWidthOf(maxDef)) : 0;
@@ -106,7 +106,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
     }
     const counts = { numValues: end - level, numNulls: end - level - (v - value), numRows: rows, encoding };
     uncompressed += writeDataPageV2(out, counts, scratchLevels.written(), repLength, defLength, scratchValues.written(), compress);
-    pages.push({ offset: pageOffset, size: out.offset - pageOffset, firstRow: row });
+    pages.push({ offset: pageOffset, size: out.pos - pageOffset, firstRow: row });
     row += rows;
     level = end;
     value = v;
@@ -120,7 +120,7 @@ export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn
     fileOffset,
     dataPageOffset,
     dictionaryPageOffset,
-    totalCompressed: out.offset - fileOffset,
+    totalCompressed: out.pos - fileOffset,
     totalUncompressed: uncompressed,
     statistics,
     encodingStats,

@@ -43,7 +43,7 @@ export function writeOffsetIndexes(out: ByteSink, rowGroups: readonly EncodedRow
   for (const g of rowGroups) {
     for (const c of g.columns) {
       if (c.pages === undefined) continue;
-      const start = out.offset;
+      const start = out.pos;
       const w = new CompactWriter(out);
       w.list(1, T_STRUCT, c.pages.length);
       for (const p of c.pages) {
@@ -55,14 +55,14 @@ export function writeOffsetIndexes(out: ByteSink, rowGroups: readonly EncodedRow
       }
       w.end();
       c.offsetIndexOffset = start;
-      c.offsetIndexLength = out.offset - start;
+      c.offsetIndexLength = out.pos - start;
     }
   }
 }
 
 /** Write FileMetaData and its 4-byte length (not the trailing magic). */
 export function writeFileMetaData(out: ByteSink, content: FooterContent, rowGroups: readonly EncodedRowGroup[], codec: number): void {
-  const start = out.offset;
+  const start = out.pos;
   const w = new CompactWriter(out);
   w.i32(1, 1);
   w.list(2, T_STRUCT, content.schema.length);
@@ -96,7 +96,7 @@ export function writeFileMetaData(out: ByteSink, content: FooterContent, rowGrou
     w.end();
   }
   w.end();
-  out.u32(out.offset - start);
+  out.u32(out.pos - start);
 }
 
 function schemaElement(w: CompactWriter, el: SchemaElement): void {

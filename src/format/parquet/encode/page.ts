@@ -23,7 +23,7 @@ export interface DataPageCounts {
  */
 export function writeDataPageV2(out: ByteSink, counts: DataPageCounts, levels: Uint8Array, repLength: number, defLength: number, values: Uint8Array, compress: Compress): number {
   const body = compress === undefined ? values : compress(values);
-  const start = out.offset;
+  const start = out.pos;
   const w = new CompactWriter(out);
   w.i32(1, 3); // DATA_PAGE_V2
   w.i32(2, levels.length + values.length);
@@ -37,7 +37,7 @@ export function writeDataPageV2(out: ByteSink, counts: DataPageCounts, levels: U
   w.i32(6, repLength);
   w.end();
   w.end();
-  const header = out.offset - start;
+  const header = out.pos - start;
   out.bytes(levels);
   out.bytes(body);
   return header + levels.length + values.length;
@@ -46,7 +46,7 @@ export function writeDataPageV2(out: ByteSink, counts: DataPageCounts, levels: U
 /** Write the dictionary page of `size` PLAIN-encoded values. Returns its uncompressed size. */
 export function writeDictionaryPage(out: ByteSink, size: number, values: Uint8Array, compress: Compress): number {
   const body = compress === undefined ? values : compress(values);
-  const start = out.offset;
+  const start = out.pos;
   const w = new CompactWriter(out);
   w.i32(1, 2); // DICTIONARY_PAGE
   w.i32(2, values.length);
@@ -56,7 +56,7 @@ export function writeDictionaryPage(out: ByteSink, size: number, values: Uint8Ar
   w.i32(2, ENCODING.PLAIN);
   w.end();
   w.end();
-  const header = out.offset - start;
+  const header = out.pos - start;
   out.bytes(body);
   return header + values.length;
 }

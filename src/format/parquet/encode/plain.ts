@@ -30,11 +30,11 @@ export function writePlainBooleans(sink: ByteSink, bits: Uint8Array, start: numb
   const n = end - start;
   sink.ensure((n + 7) >> 3);
   const buf = sink.buf;
-  let at = sink.offset;
+  let at = sink.pos;
   for (let i = 0; i < n; i += 8) {
     let byte = 0;
     for (let b = 0; b < 8 && i + b < n; b++) if (bits[start + i + b]) byte |= 1 << b;
     buf[at++] = byte;
   }
-  sink.offset = at;
+  sink.pos = at;
 }

@@ -4,7 +4,7 @@ import type { ByteSink } from './byte-sink.js';
 
 /** Encode `values[start, end)` at `bitWidth` bits each; returns the bytes written (no length prefix). */
 export function writeRleHybrid(sink: ByteSink, values: ArrayLike<number>, start: number, end: number, bitWidth: number): number {
-  const from = sink.offset;
+  const from = sink.pos;
   let i = start;
   let packedStart = -1;
   let groups = 0;
@@ -27,7 +27,7 @@ export function writeRleHybrid(sink: ByteSink, values: ArrayLike<number>, start:
     }
   }
   if (groups > 0) bitPack(sink, values, packedStart, end, groups, bitWidth);
-  return sink.offset - from;
+  return sink.pos - from;
 }
 
 function bitPack(sink: ByteSink, values: ArrayLike<number>, start: number, end: number, groups: number, bitWidth: number): void {
@@ -35,7 +35,7 @@ function bitPack(sink: ByteSink, values: ArrayLike<number>, start: number, end: 
   if (bitWidth === 0) return;
   sink.ensure(groups * bitWidth + 1);
   const buf = sink.buf;
-  let at = sink.offset;
+  let at = sink.pos;
   let acc = 0;
   let bits = 0;
   const n = groups * 8;
@@ -51,7 +51,7 @@ function bitPack(sink: ByteSink, values: ArrayLike<number>, start: number, end: 
     }
   }
   if (bits > 0) buf[at++] = acc & 0xff;
-  sink.offset = at;
+  sink.pos = at;
 }
 
 /** Bits needed for values up to `max`. */
