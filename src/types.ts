@@ -73,3 +73,4 @@ export interface TableRetention {
    */
   savepoints: { instant: string; savepointedBy?: string; savepointedAt?: Date; comments?: string }[];
 }
+export type { TableReader } from './table/table-reader.js';

@@ -1,15 +1,10 @@
-// The Table facade users see: open a Hudi table in any Storage and query it (snapshot, time travel,
-// read-optimized, incremental) as an Apache Arrow Table or a stream of plain row objects.
+// The Table facade users see: open a Hudi table in any Storage, query it (the reads live in table-reader.ts),
+// write to it, and run its table services.
 import type { TableConfig } from '../config/table-config.js';
-import type { FileSlice } from '../file-group/file-slice.js';
-import type { ArrowSchema, ArrowTable } from '../arrow/arrow.js';
-import type { AvroRecordSchema } from '../format/avro/schema.js';
-import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions } from '../engine/read/query.js';
 import { TableState } from '../engine/table-state.js';
 import { Timeline } from '../timeline/timeline.js';
 import type { Storage } from '../storage/storage.js';
-import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
-import type { CommitMetadata } from '../timeline/commit-metadata.js';
+import type { Instant } from '../timeline/instant.js';
 import { LakeletError } from '../errors.js';
 import { InMemoryIndex } from '../engine/write/in-memory-index.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
@@ -25,29 +20,21 @@ import type { ArchivalOptions } from '../plan/archival-plan.js';
 import { deleteSavepoint, savepoint, type SavepointOptions, type SavepointResult } from '../engine/services/savepoint.js';
 import { restore, type RestoreResult } from '../engine/services/restore.js';
 import type { WriteInput } from '../engine/write/records.js';
-import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
-import { tableRetention } from './retention.js';
 import { compactTable, disableTableMetadataTable, rollbackTable, runTableService } from './services.js';
-import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { TableReadDefaults } from '../engine/context.js';
-import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
-
-/** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
-const loadArrow = () => import('../arrow/arrow.js');
+import { TableReader } from './table-reader.js';
 
 /**
  * An open Hudi table: `openTable` (table/open.ts) opens one, `createTable` makes one. The table reflects the timeline as it was when
  * opened (and after its own writes); call {@link Table.refresh} to see later commits — or let another page's
  * announcement (the table's BroadcastChannel) make the next read reload.
  */
-export class Table {
-  /** The engine context: storage, the write options given at creation (defaults of every write), the pool, the state. */
-  private readonly ctx: EngineContext;
+export class Table extends TableReader {
   /** The IN_MEMORY index of this table's writes: its key map is kept (and updated in place) between writes. */
   private readonly inMemoryIndex = new InMemoryIndex();
 
   private constructor(ctx: EngineContext) {
-    this.ctx = ctx;
+    super(ctx);
   }
 
   /** @internal The Table of a table just created (config known, timeline empty). */
@@ -61,114 +48,6 @@ export class Table {
     ctx.readDefaults = { ...readDefaults };
     await ctx.load();
     return new Table(ctx);
-  }
-
-  /** The table state reads and the getters share: the context's snapshot as last loaded (after each commit). */
-  private get state(): TableState {
-    return this.ctx.current as TableState; // loaded by open(), given by created()
-  }
-
-  /** The state a read runs on: the snapshot, listed through the metadata table unless `listing` is `storage`. */
-  private readState(listing: QueryOptions['listing']): TableState {
-    return readState(this.state, listing ?? this.ctx.readDefaults.listing);
-  }
-
-  /** The store the table lives in. */
-  get storage(): Storage {
-    return this.ctx.storage;
-  }
-
-  /** The table's configuration (`hoodie.properties`). */
-  get config(): TableConfig {
-    return this.state.config;
-  }
-
-  /** The active timeline: every instant in its latest state, oldest first. */
-  get timeline(): readonly Instant[] {
-    return this.state.timeline.instants;
-  }
-
-  /** Completed commits, deltacommits and replacecommits, oldest first: the instants queries can travel to. */
-  get commits(): Instant[] {
-    return this.state.timeline.completedWrites();
-  }
-
-  /** The commit metadata (write stats, operation type, extra metadata) of a completed write. */
-  async commitMetadata(instant: Instant | string): Promise<CommitMetadata> {
-    const time = typeof instant === 'string' ? instant : instant.requestedTime;
-    const found = this.state.timeline.completedAt(time);
-    if (!found || !WRITE_ACTIONS.has(found.action)) {
-      throw new LakeletError('NOT_FOUND', `table: no completed commit at instant ${JSON.stringify(time)}`, { instant: time });
-    }
-    return this.state.commitMetadata(found);
-  }
-
-  /**
-   * Call `listener` once for every completed instant of this table the table comes to see — its writes and
-   * services (commit, deltacommit, replacecommit, compaction's commit, clean, rollback, restore, savepoint),
-   * other writers' commits its loads find, and commits other pages or workers announce — with Hudi's callback
-   * message fields. Returns the function that removes the listener. A listener that throws never fails the commit.
-   */
-  onCommit(listener: CommitListener, options?: OnCommitOptions): () => void {
-    return this.ctx.notifier.add(listener, options);
-  }
-
-  /** Re-read config, timeline and file listing. */
-  async refresh(): Promise<void> {
-    await this.ctx.load();
-  }
-
-  /** The table schema (Avro record, meta fields first when the table has them) as of an instant. */
-  async avroSchema(options: { asOf?: string | Date } = {}): Promise<AvroRecordSchema> {
-    return this.state.schemaAsOf(options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf'));
-  }
-
-  /** The table schema as an Arrow schema. */
-  async schema(options: { asOf?: string | Date } = {}): Promise<ArrowSchema> {
-    const [{ arrowSchema }, avro] = await Promise.all([loadArrow(), this.avroSchema(options)]);
-    return arrowSchema(avro);
-  }
-
-  /**
-   * What the table still keeps for time travel: the oldest instant a query can read (set by the latest clean;
-   * absent when nothing was cleaned) and the completed savepoints, as of the table's current view.
-   */
-  retention(): Promise<TableRetention> {
-    return tableRetention(this.state);
-  }
-
-  /**
-   * The file slices a query would read: a snapshot or read-optimized query as of an instant, or (with
-   * `from`) an incremental query over `(from, to]`. Filters prune partitions (and, through the metadata table, slices).
-   */
-  async fileSlices(options: FileSliceOptions = {}): Promise<FileSlice[]> {
-    await this.ctx.catchUp();
-    return (await resolveWithFallback(this.readState(options.listing), (s) => resolveSliceRead(s, options))).plan.slices;
-  }
-
-  /** Snapshot, time-travel or read-optimized query, as an Arrow Table. */
-  async query(options: QueryOptions = {}): Promise<ArrowTable> {
-    await this.ctx.catchUp();
-    const state = this.readState(options.listing);
-    return collectArrow(state, await resolveWithFallback(state, (s) => resolveQuery(s, options)), options.onWarning);
-  }
-
-  /** Incremental query: the latest version of each record written in `(from, to]`, as an Arrow Table. */
-  async incremental(options: IncrementalOptions): Promise<ArrowTable> {
-    await this.ctx.catchUp();
-    const state = this.readState(options.listing);
-    return collectArrow(state, await resolveWithFallback(state, (s) => resolveIncremental(s, options)), options.onWarning);
-  }
-
-  /**
-   * Stream rows as plain objects (snapshot; incremental when `from` is given). Memory stays bounded by one
-   * file slice. Values: long → bigint, decimal → string, date/timestamp → Date (a `MicrosDate` keeping the exact
-   * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
-   */
-  async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    await this.ctx.catchUp();
-    const state = this.readState(options.listing);
-    yield* executeRead(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
   }
 
   /** Insert new records and update existing ones (by record key), keeping the greatest ordering value. */
