@@ -1,0 +1,134 @@
+// Clustering's layout sort (Hudi's `hoodie.layout.optimize.strategy`: linear | z-order | hilbert), pure: the row
+// order that sorts rows by up to 4 columns. Z-order interleaves the bits of each column's 8-byte order key
+// (layout-keys.ts), as Hudi's ZOrderingUtil does. Hilbert maps each column to the dense rank of its key and
+// takes the Hilbert index of the rank vector (Skilling's transform): ranks use the full bit budget for the
+// values present, so skewed or clustered data (and strings sharing an 8-byte prefix) still spread over the
+// curve, where raw 64-bit keys would leave most rows in one cell. Ties fall back to the linear order, then
+// the input position, so the result is deterministic. Nulls sort first.
+import { invalidArgument } from '../errors.js';
+import { compareBytes, compareSortValues, KEY_BYTES, orderKey } from './layout-keys.js';
+
+/** Hudi's layout optimisation strategies. */
+export type LayoutStrategy = 'linear' | 'z-order' | 'hilbert';
+
+/** Most columns a curve sort takes (Hudi's limit for z-order/hilbert). */
+export const MAX_LAYOUT_COLUMNS = 4;
+
+/** Parses a strategy name as Hudi spells it (case-insensitive); anything else is INVALID_ARGUMENT. */
+export function parseLayoutStrategy(name: string): LayoutStrategy {
+  const s = name.toLowerCase();
+  if (s === 'linear' || s === 'z-order' || s === 'hilbert') return s;
+  throw invalidArgument(`layout: unknown layout strategy '${name}' (linear, z-order, hilbert)`, { value: name });
+}
+
+/**
+ * The row order (a permutation of 0..n-1) sorting the rows given as column vectors (one per sort column,
+ * all of length n) by `strategy`.
+ */
+export function layoutOrder(columns: readonly ArrayLike<unknown>[], strategy: string): Int32Array {
+  const strat = parseLayoutStrategy(strategy);
+  if (columns.length === 0) throw invalidArgument('layout: no sort columns', { value: 0 });
+  if (columns.length > MAX_LAYOUT_COLUMNS) {
+    throw invalidArgument(`layout: at most ${MAX_LAYOUT_COLUMNS} sort columns, got ${columns.length}`, { value: columns.length });
+  }
+  const n = columns[0]!.length;
+  for (const c of columns) {
+    if (c.length !== n) throw invalidArgument('layout: sort columns differ in length', { value: c.length, expected: n });
+  }
+  const linear = (a: number, b: number): number => {
+    for (const c of columns) {
+      const d = compareSortValues(c[a], c[b]);
+      if (d !== 0) return d;
+    }
+    return a - b;
+  };
+  const idx = Array.from({ length: n }, (_, i) => i);
+  if (strat === 'linear') {
+    idx.sort(linear);
+    return Int32Array.from(idx);
+  }
+  const keys = strat === 'z-order' ? zOrderKeys(columns, n) : hilbertKeys(columns, n);
+  idx.sort((a, b) => compareBytes(keys[a]!, keys[b]!) || linear(a, b));
+  return Int32Array.from(idx);
+}
+
+/** {@link layoutOrder} over row objects, reading the named sort columns. */
+export function layoutOrderOfRows(rows: readonly Record<string, unknown>[], sortColumns: readonly string[], strategy: string): Int32Array {
+  if (sortColumns.length > MAX_LAYOUT_COLUMNS) {
+    throw invalidArgument(`layout: at most ${MAX_LAYOUT_COLUMNS} sort columns, got ${sortColumns.length}`, { value: sortColumns.join(',') });
+  }
+  return layoutOrder(sortColumns.map((name) => rows.map((r) => r[name])), strategy);
+}
+
+/** Each row's Z-value: bit i of every column's key, column by column, most significant first. */
+function zOrderKeys(columns: readonly ArrayLike<unknown>[], n: number): Uint8Array[] {
+  const d = columns.length;
+  const out: Uint8Array[] = [];
+  for (let r = 0; r < n; r++) {
+    const ks = columns.map((c) => orderKey(c[r]));
+    const z = new Uint8Array(KEY_BYTES * d);
+    let bit = 0;
+    for (let i = 0; i < KEY_BYTES * 8; i++) {
+      for (let c = 0; c < d; c++, bit++) {
+        if ((ks[c]![i >> 3]! >> (7 - (i & 7))) & 1) z[bit >> 3] = z[bit >> 3]! | (0x80 >> (bit & 7));
+      }
+    }
+    out.push(z);
+  }
+  return out;
+}
+
+/** Dense ranks of one column's keys (nulls, key all zeros, rank among the smallest). */
+function denseRanks(column: ArrayLike<unknown>, n: number): { ranks: Uint32Array; distinct: number } {
+  const keys = Array.from({ length: n }, (_, r) => orderKey(column[r]));
+  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareBytes(keys[a]!, keys[b]!));
+  const ranks = new Uint32Array(n);
+  let rank = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && compareBytes(keys[idx[i - 1]!]!, keys[idx[i]!]!) !== 0) rank++;
+    ranks[idx[i]!] = rank;
+  }
+  return { ranks, distinct: n === 0 ? 0 : rank + 1 };
+}
+
+/** Each row's Hilbert index over the columns' dense ranks, as big-endian bytes. */
+function hilbertKeys(columns: readonly ArrayLike<unknown>[], n: number): Uint8Array[] {
+  const d = columns.length;
+  const ranked = columns.map((c) => denseRanks(c, n));
+  const maxDistinct = Math.max(1, ...ranked.map((r) => r.distinct));
+  const bits = Math.max(1, Math.ceil(Math.log2(maxDistinct)));
+  const out: Uint8Array[] = [];
+  const x = new Uint32Array(d);
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < d; c++) x[c] = ranked[c]!.ranks[r]!;
+    axesToTranspose(x, bits);
+    const h = new Uint8Array(Math.ceil((bits * d) / 8));
+    let bit = 0;
+    for (let b = bits - 1; b >= 0; b--) {
+      for (let c = 0; c < d; c++, bit++) if ((x[c]! >>> b) & 1) h[bit >> 3] = h[bit >> 3]! | (0x80 >> (bit & 7));
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+/** Skilling's AxestoTranspose (2004): rewrites axis coordinates in place into the transposed Hilbert index. */
+function axesToTranspose(x: Uint32Array, bits: number): void {
+  const d = x.length;
+  const m = (1 << (bits - 1)) >>> 0;
+  for (let q = m; q > 1; q >>>= 1) {
+    const p = q - 1;
+    for (let i = 0; i < d; i++) {
+      if (x[i]! & q) x[0] = x[0]! ^ p;
+      else {
+        const t = (x[0]! ^ x[i]!) & p;
+        x[0] = x[0]! ^ t;
+        x[i] = x[i]! ^ t;
+      }
+    }
+  }
+  for (let i = 1; i < d; i++) x[i] = x[i]! ^ x[i - 1]!;
+  let t = 0;
+  for (let q = m; q > 1; q >>>= 1) if (x[d - 1]! & q) t ^= q - 1;
+  for (let i = 0; i < d; i++) x[i] = x[i]! ^ t;
+}
