@@ -74,3 +74,4 @@ export interface TableRetention {
   savepoints: { instant: string; savepointedBy?: string; savepointedAt?: Date; comments?: string }[];
 }
 export type { TableReader } from './table/table-reader.js';
+export type { SchemaHistoryEntry } from './table/schema-history.js';

@@ -14,6 +14,7 @@ import { LakeletError } from '../errors.js';
 import type { EngineContext } from '../engine/context.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
+import { schemaHistory, type SchemaHistoryEntry } from './schema-history.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
 
@@ -87,6 +88,14 @@ export class TableReader {
   /** The table schema (Avro record, meta fields first when the table has them) as of an instant. */
   async avroSchema(options: { asOf?: string | Date } = {}): Promise<AvroRecordSchema> {
     return this.state.schemaAsOf(options.asOf === undefined ? undefined : normalizeInstant(options.asOf, 'asOf'));
+  }
+
+  /**
+   * Each distinct table schema the active timeline's completed writes recorded, oldest first, with the
+   * instant (requested time) that introduced it: how the table's schema evolved.
+   */
+  schemaHistory(): Promise<SchemaHistoryEntry[]> {
+    return schemaHistory(this.state);
   }
 
   /** The table schema as an Arrow schema. */
