@@ -64,8 +64,19 @@ export function layoutOrderOfRows(rows: readonly Record<string, unknown>[], sort
 function zOrderKeys(columns: readonly ArrayLike<unknown>[], n: number): Uint8Array[] {
   const d = columns.length;
   const out: Uint8Array[] = [];
+  // A column of whole numbers keys as int64 (sign bit flipped), as Hudi keys int and long columns; as float
+  // bits their exponent would come first and the interleave would be lopsided. Decided per column, since
+  // mixing the two encodings in one column would break its order.
+  const whole = columns.map((c) => {
+    for (let r = 0; r < n; r++) {
+      const v = c[r];
+      if (v !== null && v !== undefined && !(typeof v === 'number' && Number.isSafeInteger(v))) return false;
+    }
+    return true;
+  });
+  const key = (c: number, v: unknown): Uint8Array => orderKey(whole[c] && typeof v === 'number' ? BigInt(v) : v);
   for (let r = 0; r < n; r++) {
-    const ks = columns.map((c) => orderKey(c[r]));
+    const ks = columns.map((c, ci) => key(ci, c[r]));
     const z = new Uint8Array(KEY_BYTES * d);
     let bit = 0;
     for (let i = 0; i < KEY_BYTES * 8; i++) {
