@@ -19,10 +19,12 @@ export interface SchemaHistoryEntry {
 export async function schemaHistory(state: TableState): Promise<SchemaHistoryEntry[]> {
   const out: SchemaHistoryEntry[] = [];
   let last: string | undefined;
+  let lastText: string | undefined;
   for (const instant of state.timeline.completedWrites()) {
     const md = await state.commitMetadata(instant);
     const text = md.extraMetadata.schema;
-    if (!text) continue;
+    if (!text || text === lastText) continue; // most commits repeat the schema text: no parse
+    lastText = text;
     const schema = parseRecordSchema(text, state.instantPath(instant));
     const key = JSON.stringify(avroSchemaToJson(schema));
     if (key === last) continue;
