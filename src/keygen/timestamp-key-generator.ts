@@ -1,7 +1,8 @@
 // Hudi's TimestampBasedKeyGenerator partition value: a timestamp field (epoch number, Date or date string) turned
 // into a formatted date path such as `2024/01/15/10`, configured by the `hoodie.keygen.timebased.*` properties.
 import { LakeletError } from '../errors.js';
-import { UTC_ZONE, compileDatePattern, fixedOffsetZone, parseTimeZone, type DatePattern, type TimeZone } from './date-time-format.js';
+import { compileDatePattern, type DatePattern } from './date-time-format.js';
+import { UTC_ZONE, fixedOffsetZone, parseTimeZone, type TimeZone } from './time-zone.js';
 
 /** How the partition field's value is read (`hoodie.keygen.timebased.timestamp.type`). */
 export type TimestampType = 'UNIX_TIMESTAMP' | 'DATE_STRING' | 'MIXED' | 'EPOCHMILLISECONDS' | 'EPOCHMICROSECONDS' | 'SCALAR';

@@ -2,7 +2,8 @@
 // time zones (fixed offsets, parsed offsets, IANA), Hudi's null default, errors and property round-trips.
 import { describe, expect, test } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
-import { compileDatePattern, parseTimeZone, UTC_ZONE } from '../../src/keygen/date-time-format.js';
+import { compileDatePattern } from '../../src/keygen/date-time-format.js';
+import { parseTimeZone, UTC_ZONE } from '../../src/keygen/time-zone.js';
 import { createKeyGenerator } from '../../src/keygen/key-generator.js';
 import {
   createTimestampPartitionFormatter as fmt, timestampOptionsFromProperties, timestampOptionsToProperties, type TimestampKeyGenOptions,

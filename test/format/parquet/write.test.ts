@@ -11,7 +11,7 @@ import { parseAvroSchema, type AvroRecordSchema } from '../../../src/format/avro
 import { BaseFileWriter, writeBaseFile, type BaseFileWriterOptions } from '../../../src/format/parquet/write.js';
 import { BLOOM_FILTER_FOOTER_KEY, parseBloomFilter } from '../../../src/format/bloom-filter.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows, type ParquetFooter } from '../../../src/format/parquet/read.js';
-import { decimalUnscaled, twosComplement } from '../../../src/format/parquet/schema.js';
+import { decimalUnscaled, twosComplement } from '../../../src/format/parquet/physical-values.js';
 import { withMetaFields } from '../../../src/schema/table-schema.js';
 import { fixtureBytes } from '../../helpers/fixtures.js';
 

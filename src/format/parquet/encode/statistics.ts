@@ -4,7 +4,7 @@
 import type { SchemaElement } from 'hyparquet';
 import type { BinaryValue, NumericStore } from '../leaf-column.js';
 import { bigIntFromTwosComplement } from '../../../schema/values.js';
-import { twosComplement } from '../schema.js';
+import { twosComplement } from '../physical-values.js';
 
 /** The statistics of one chunk, as serialized (Statistics fields 3, 5–9). */
 export interface EncodedStatistics {
