@@ -2,7 +2,7 @@
 // replace-commit and deprecated compaction metadata records it nests (apache/hudi `HoodieArchivedMetaEntry.avsc`).
 import { type AvroSchema, parseAvroSchema } from '../format/avro/schema.js';
 import { REQUESTED_REPLACE_METADATA_SCHEMA, ROLLBACK_METADATA_SCHEMA } from './avro-schemas.js';
-import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from './clean-metadata.js';
+import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from './clean-schemas.js';
 import { COMPACTION_PLAN_SCHEMA } from './compaction-plan.js';
 import { SAVEPOINT_METADATA_SCHEMA } from './savepoint-metadata.js';
 import { COMMIT_METADATA_FILE_SCHEMA } from './commit-metadata-avro.js';

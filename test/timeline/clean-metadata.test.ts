@@ -4,13 +4,12 @@ import { describe, expect, test } from 'vitest';
 import { isLakeletError } from '../../src/errors.js';
 import { readAvroContainer, writeAvroContainer } from '../../src/format/avro/container.js';
 import {
-  CLEAN_METADATA_SCHEMA,
-  CLEANER_PLAN_SCHEMA,
   parseCleanerPlan,
   parseCleanMetadata,
   serializeCleanerPlan,
   serializeCleanMetadata,
 } from '../../src/timeline/clean-metadata.js';
+import { CLEAN_METADATA_SCHEMA, CLEANER_PLAN_SCHEMA } from '../../src/timeline/clean-schemas.js';
 
 const plan = {
   earliestInstantToRetain: { timestamp: '20240101000000005', action: 'commit', state: 'COMPLETED' },
