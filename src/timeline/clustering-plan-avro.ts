@@ -1,0 +1,155 @@
+// The Avro form of a clustering plan: Hudi's `HoodieClusteringPlan` inside the `HoodieRequestedReplaceMetadata`
+// of a `<t>.clustering.requested` (v8/v9, the Hudi 1.x schema with `missingSchedulePartitions`) or of a
+// `<t>.replacecommit.requested` (v6, the 0.14 schema without it). Spark writes each slice's files as absolute
+// paths (`file:/…/region=eu/<name>.parquet`, "" for no base file); a plan read back names them table-relative
+// (partition path + file name), and `basePath` writes them absolute again when the table's URI is known.
+import { corruptFile } from '../errors.js';
+import { baseName } from '../layout.js';
+import type { ClusteringGroup, ClusteringPlan, ClusteringSliceInput } from '../plan/clustering-plan.js';
+import { serializeRequestedReplaceMetadataAvro } from './commit-metadata-avro.js';
+import { parseRequestedReplaceMetadata, serializeRequestedReplaceMetadata } from './replace-metadata.js';
+
+/** How slice paths are written. */
+export interface ClusteringPlanAvroOptions {
+  /**
+   * The table's base URI (e.g. `file:/data/t` or `s3a://bucket/t`), prefixed to the table-relative slice paths
+   * as Spark writes them; without it the paths stay table-relative (Hudi's scheduler reads only file ids and
+   * partitions; its executor resolves a path without a scheme against its working directory).
+   */
+  basePath?: string;
+  /** Leave out `missingSchedulePartitions` (the v6 schema has no such field). */
+  v6?: boolean;
+}
+
+const fullPath = (basePath: string | undefined, path: string): string =>
+  basePath === undefined ? path : `${basePath.replace(/\/+$/, '')}/${path}`;
+
+function sliceToAvro(s: ClusteringSliceInput, basePath: string | undefined): Record<string, unknown> {
+  return {
+    dataFilePath: s.baseFile === undefined ? '' : fullPath(basePath, s.baseFile.path),
+    deltaFilePaths: s.logFiles.map((l) => fullPath(basePath, l.path)),
+    fileId: s.fileId,
+    partitionPath: s.partitionPath,
+    bootstrapFilePath: '',
+    version: 1,
+  };
+}
+
+/** The `HoodieClusteringPlan` value of `plan`, field for field as Spark writes it (see the file header for paths). */
+export function clusteringPlanToAvro(plan: ClusteringPlan, options: ClusteringPlanAvroOptions = {}): unknown {
+  const out: Record<string, unknown> = {
+    inputGroups: plan.groups.map((g) => ({
+      slices: g.slices.map((s) => sliceToAvro(s, options.basePath)),
+      metrics: { ...g.metrics },
+      numOutputFileGroups: g.numOutputFileGroups,
+      extraMetadata: g.extraMetadata === undefined || g.extraMetadata === null ? null : { ...g.extraMetadata },
+      version: 1,
+    })),
+    strategy: { strategyClassName: plan.strategyClassName, strategyParams: { ...plan.strategyParams }, version: 1 },
+    extraMetadata: { ...(plan.extraMetadata ?? {}) },
+    version: 1,
+    preserveHoodieMetadata: plan.preserveHoodieMetadata,
+  };
+  if (!options.v6) out.missingSchedulePartitions = [...(plan.missingSchedulePartitions ?? [])];
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function stringMap(v: unknown, what: string, path: string): Record<string, string> | null {
+  if (v === null || v === undefined) return null;
+  if (!isRecord(v)) throw corruptFile(`clustering plan: ${what} is not a map`, path);
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== 'string') throw corruptFile(`clustering plan: ${what}[${JSON.stringify(k)}] is not a string`, path);
+    out[k] = x;
+  }
+  return out;
+}
+
+/** A table-relative path of a file Spark named absolutely: the partition path and the file's name. */
+function relative(partitionPath: string, p: string): string {
+  return partitionPath === '' ? baseName(p) : `${partitionPath}/${baseName(p)}`;
+}
+
+function sliceFromAvro(v: unknown, where: string, path: string): ClusteringSliceInput {
+  if (!isRecord(v)) throw corruptFile(`clustering plan: ${where} is not a HoodieSliceInfo`, path);
+  if (typeof v.fileId !== 'string' || v.fileId === '') throw corruptFile(`clustering plan: ${where} has no fileId`, path);
+  const partitionPath = v.partitionPath ?? '';
+  if (typeof partitionPath !== 'string') throw corruptFile(`clustering plan: ${where}.partitionPath is not a string`, path);
+  const data = v.dataFilePath ?? '';
+  if (typeof data !== 'string') throw corruptFile(`clustering plan: ${where}.dataFilePath is not a string`, path);
+  const deltas = v.deltaFilePaths ?? [];
+  if (!Array.isArray(deltas) || deltas.some((d) => typeof d !== 'string')) throw corruptFile(`clustering plan: ${where}.deltaFilePaths is not a string array`, path);
+  const slice: ClusteringSliceInput = { partitionPath, fileId: v.fileId, logFiles: (deltas as string[]).map((d) => ({ path: relative(partitionPath, d), sizeBytes: 0 })) };
+  if (data !== '') slice.baseFile = { path: relative(partitionPath, data), sizeBytes: 0 };
+  return slice;
+}
+
+function groupFromAvro(v: unknown, where: string, path: string): ClusteringGroup {
+  if (!isRecord(v)) throw corruptFile(`clustering plan: ${where} is not a HoodieClusteringGroup`, path);
+  const slices = v.slices ?? [];
+  if (!Array.isArray(slices) || slices.length === 0) throw corruptFile(`clustering plan: ${where} has no slices`, path);
+  const n = v.numOutputFileGroups ?? 1;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw corruptFile(`clustering plan: ${where}.numOutputFileGroups is not a count`, path);
+  const metrics: Record<string, number> = {};
+  if (v.metrics !== null && v.metrics !== undefined) {
+    if (!isRecord(v.metrics)) throw corruptFile(`clustering plan: ${where}.metrics is not a map`, path);
+    for (const [k, x] of Object.entries(v.metrics)) {
+      if (typeof x !== 'number') throw corruptFile(`clustering plan: ${where}.metrics[${JSON.stringify(k)}] is not a number`, path);
+      metrics[k] = x;
+    }
+  }
+  return {
+    slices: slices.map((s, i) => sliceFromAvro(s, `${where}.slices[${i}]`, path)),
+    numOutputFileGroups: n,
+    metrics,
+    extraMetadata: stringMap(v.extraMetadata, `${where}.extraMetadata`, path),
+  };
+}
+
+/** Read a `HoodieClusteringPlan` value (as the Avro reader decodes it); bad shapes → CORRUPT_FILE naming `path`. */
+export function clusteringPlanFromAvro(value: unknown, path: string): ClusteringPlan {
+  if (!isRecord(value)) throw corruptFile('clustering plan: not a HoodieClusteringPlan record', path);
+  const groups = value.inputGroups ?? [];
+  if (!Array.isArray(groups)) throw corruptFile('clustering plan: inputGroups is not an array', path);
+  const strategy = value.strategy ?? {};
+  if (!isRecord(strategy)) throw corruptFile('clustering plan: strategy is not a HoodieClusteringStrategy', path);
+  const className = strategy.strategyClassName ?? '';
+  if (typeof className !== 'string') throw corruptFile('clustering plan: strategy.strategyClassName is not a string', path);
+  const preserve = value.preserveHoodieMetadata ?? false;
+  if (typeof preserve !== 'boolean') throw corruptFile('clustering plan: preserveHoodieMetadata is not a boolean', path);
+  const plan: ClusteringPlan = {
+    groups: groups.map((g, i) => groupFromAvro(g, `inputGroups[${i}]`, path)),
+    strategyClassName: className,
+    strategyParams: stringMap(strategy.strategyParams, 'strategy.strategyParams', path) ?? {},
+    preserveHoodieMetadata: preserve,
+    extraMetadata: stringMap(value.extraMetadata, 'extraMetadata', path) ?? {},
+  };
+  const missing = value.missingSchedulePartitions;
+  if (missing !== null && missing !== undefined) {
+    if (!Array.isArray(missing) || missing.some((p) => typeof p !== 'string')) throw corruptFile('clustering plan: missingSchedulePartitions is not a string array', path);
+    plan.missingSchedulePartitions = [...(missing as string[])];
+  }
+  return plan;
+}
+
+/**
+ * The bytes of a clustering's requested instant for a table of `tableVersion`: `<t>.clustering.requested` on
+ * v8/v9 (Hudi 1.x schema), `<t>.replacecommit.requested` on v6 (0.14 schema) — operation CLUSTER, the plan,
+ * `extraMetadata` {} and version 1, as Spark writes them.
+ */
+export function clusteringRequestedBytes(plan: ClusteringPlan, tableVersion: number, options: Omit<ClusteringPlanAvroOptions, 'v6'> = {}): Uint8Array {
+  const v6 = tableVersion < 8;
+  const md = { operationType: 'CLUSTER', clusteringPlan: clusteringPlanToAvro(plan, { ...options, v6 }), extraMetadata: {}, version: 1 };
+  return v6 ? serializeRequestedReplaceMetadata(md) : serializeRequestedReplaceMetadataAvro(md);
+}
+
+/** Parse a clustering's requested instant file; anything but a CLUSTER plan → CORRUPT_FILE naming `path`. */
+export function parseClusteringRequested(bytes: Uint8Array, path: string): ClusteringPlan {
+  const md = parseRequestedReplaceMetadata(bytes, path);
+  if (md.operationType !== 'CLUSTER' || md.clusteringPlan === null) {
+    throw corruptFile(`clustering plan: operationType is ${JSON.stringify(md.operationType)}, not CLUSTER with a plan`, path);
+  }
+  return clusteringPlanFromAvro(md.clusteringPlan, path);
+}
