@@ -11,6 +11,7 @@ import { inCommitRange, planRead, type DataSkipping, type IncrementalRangeType, 
 import { compareInstantTimes, INIT_INSTANT_TIME } from '../../timeline/instant.js';
 import { readFileSliceBatches, type ReadWarning } from './file-slice-reader.js';
 import { withArchivedWrites } from './archived-fallback.js';
+import { byCompletionTime, incrementalWindow, type IncrementalWindow, type WindowWrite } from './incremental-window.js';
 import type { TableState } from '../table-state.js';
 import type { ListingMode } from '../metadata/metadata-listing.js';
 import { normalizeInstant } from './query-instant.js';
@@ -137,27 +138,26 @@ async function skippingOf(state: TableState, filters: readonly CompiledFilter[],
   return { skipping, warnings: listing.warning ? [listing.warning] : [] };
 }
 
-/** Do reads of this table choose writes by completion time (timeline layout 2: table versions 8 and 9)? */
-function byCompletionTime(state: TableState): boolean {
-  return state.config.timelineLayoutVersion === 2;
-}
-
 /** Resolve an incremental query into a plan: file groups written in `(from, to]`, rows committed in it. */
 export async function resolveIncremental(state: TableState, options: IncrementalOptions): Promise<ResolvedRead> {
-  if (options.from === undefined || options.from === null) throw new LakeletError('INVALID_ARGUMENT', 'query: incremental reads need a `from` instant', { field: 'from' });
-  const from = normalizeInstant(options.from, 'from');
-  if (byCompletionTime(state)) return resolveIncrementalByCompletion(state, options, from);
-  const latest = state.timeline.latestWrite()?.requestedTime ?? INIT_INSTANT_TIME;
-  const to = options.to === undefined ? latest : normalizeInstant(options.to, 'to');
-  if (options.to !== undefined && compareInstantTimes(from, to) > 0) {
-    throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads (from, to])`, { field: 'from', value: from });
-  }
+  const window = await incrementalWindow(state, options.from, options.to);
+  if (window.rangeType === 'completionTime') return resolveIncrementalByCompletion(state, options, window);
+  const { to = INIT_INSTANT_TIME } = window;
   const schema = await state.schemaAsOf(to);
   const filters = compile(schema, options.filters);
-  const groups = new Set<string>();
-  const files = new Set<string>(); // what the window's writes wrote (merge-on-read reads only these)
   if (!(await beforeFirstCommit(state, to))) await state.checkReadable(to);
-  for (const { metadata: md } of await state.writesInRange(from, to)) {
+  const { groups, files } = writtenGroups(window.writes);
+  const view = await state.fileSystemView();
+  const { skipping, warnings } = await skippingOf(state, filters, false);
+  const plan = planRead(state.config, view, { asOf: to, readOptimized: false, incrementalFrom: window.from, incrementalGroups: groups, incrementalFiles: windowFiles(state, files), filters, skipping });
+  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, rangeType: 'requestedTime', limit: checkLimit(options.limit), warnings };
+}
+
+/** The file groups and files the window's writes wrote (merge-on-read reads only these files). */
+function writtenGroups(writes: readonly WindowWrite[]): { groups: Set<string>; files: Set<string> } {
+  const groups = new Set<string>();
+  const files = new Set<string>();
+  for (const { metadata: md } of writes) {
     for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
       for (const s of stats) {
         if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
@@ -165,10 +165,7 @@ export async function resolveIncremental(state: TableState, options: Incremental
       }
     }
   }
-  const view = await state.fileSystemView();
-  const { skipping, warnings } = await skippingOf(state, filters, false);
-  const plan = planRead(state.config, view, { asOf: to, readOptimized: false, incrementalFrom: from, incrementalGroups: groups, incrementalFiles: windowFiles(state, files), filters, skipping });
-  return { schema, columns: outputColumns(schema, options.columns), plan, asOf: to, readOptimized: false, rangeType: 'requestedTime', limit: checkLimit(options.limit), warnings };
+  return { groups, files };
 }
 
 /**
@@ -177,30 +174,14 @@ export async function resolveIncremental(state: TableState, options: Incremental
  * absent), limited to the file groups those writes touched, keeping rows whose `_hoodie_commit_time` is the
  * requested time of one of them.
  */
-async function resolveIncrementalByCompletion(state: TableState, options: IncrementalOptions, fromTime: string): Promise<ResolvedRead> {
-  const { timeline, archivedMetadata } = await withArchivedWrites(state, fromTime); // a range reaching into the archive
-  const from = timeline.completionBound(fromTime);
-  const to = options.to === undefined ? undefined : timeline.completionBound(normalizeInstant(options.to, 'to'));
-  if (to !== undefined && compareInstantTimes(from, to) > 0) {
-    throw new LakeletError('INVALID_ARGUMENT', `query: from ${from} is later than to ${to} (an incremental query reads completion times (from, to])`, { field: 'from', value: from });
-  }
-  const writes = timeline.writesCompletedIn(from, to);
-  const last = writes.reduce<string | undefined>((m, w) => (m === undefined || compareInstantTimes(w.requestedTime, m) > 0 ? w.requestedTime : m), undefined);
+async function resolveIncrementalByCompletion(state: TableState, options: IncrementalOptions, window: IncrementalWindow): Promise<ResolvedRead> {
+  const { timeline, to, writes } = window;
+  const last = writes.reduce<string | undefined>((m, w) => (m === undefined || compareInstantTimes(w.instant.requestedTime, m) > 0 ? w.instant.requestedTime : m), undefined);
   const schema = await state.schemaAsOf(last ?? to);
   const filters = compile(schema, options.filters);
   if (to !== undefined && !(await beforeFirstCommit(state, to))) await state.checkReadable(to);
-  const groups = new Set<string>();
-  const files = new Set<string>(); // what the window's writes wrote (merge-on-read reads only these)
-  for (const instant of writes) {
-    const md = archivedMetadata(instant.requestedTime) ?? (await state.commitMetadata(instant));
-    for (const [partition, stats] of Object.entries(md.partitionToWriteStats)) {
-      for (const s of stats) {
-        if (s.fileId) groups.add(fileGroupKey(s.partitionPath ?? partition, s.fileId));
-        if (s.path) files.add(s.path);
-      }
-    }
-  }
-  const commitTimes = new Set(writes.map((w) => w.requestedTime));
+  const { groups, files } = writtenGroups(writes);
+  const commitTimes = new Set(writes.map((w) => w.instant.requestedTime));
   const view = timeline === state.timeline ? await state.fileSystemView() : await state.withTimeline(timeline).fileSystemView();
   const { skipping, warnings } = await skippingOf(state, filters, false);
   const plan = planRead(state.config, view, { asOf: undefined, completedBy: to, readOptimized: false, incrementalFrom: undefined, incrementalGroups: groups, incrementalFiles: windowFiles(state, files), incrementalCommitTimes: commitTimes, filters, skipping });
@@ -242,6 +223,7 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
     completedBy: read.completedBy,
     merge: { mode: config.recordMergeMode, partialUpdateMode: config.properties.get('hoodie.table.partial.update.mode'), ...spec },
     onWarning,
+    schema: read.schema,
   };
   let emitted = 0;
   const range = read.plan.commitTimeRange;
