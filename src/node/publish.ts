@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LakeletError } from '../errors.js';
 import { LISTING_MANIFEST_PATH, PROPERTIES_PATH } from '../layout.js';
-import { listingManifest } from '../storage/http.js';
+import { listingManifest } from '../storage/listing-manifest.js';
 import type { FileInfo } from '../storage/storage.js';
 
 /** What {@link publishListing} wrote. */

@@ -3,6 +3,7 @@
 // listing manifest `.hoodie/.aux/lakelet/listing.json` that `lakelet publish` writes for hosts that list nothing.
 import { LakeletError, notFound } from '../errors.js';
 import { LISTING_MANIFEST_PATH } from '../layout.js';
+import { parseListingManifest } from './listing-manifest.js';
 import { resolveFetch, withRetries, type FetchLike } from './http-retry.js';
 import { listQuery, parseListResult } from './s3-xml.js';
 import { uriEncode } from './sigv4.js';
@@ -12,27 +13,6 @@ import { checkRange, joinPath, normalizePath, type ByteRange, type FileInfo, typ
 
 /** How {@link httpStorage} lists directories. */
 export type HttpListing = 'auto' | 'nginx-json' | 's3' | 'manifest';
-
-/** The listing manifest: every file below the table root with its size, sorted by path. */
-export interface ListingManifest {
-  version: 1;
-  files: { path: string; size: number; lastModified?: number }[];
-}
-
-/**
- * The listing manifest of a table's files (paths relative to the table root): sorted by path, the manifest
- * itself left out. `publishListing` (lakelet/node) writes it for a directory; build it here for any store.
- */
-export function listingManifest(files: readonly FileInfo[]): ListingManifest {
-  const entries = files
-    .filter((f) => f.kind === 'file' && normalizePath(f.path) !== LISTING_MANIFEST_PATH)
-    .map((f) => {
-      const e: ListingManifest['files'][number] = { path: normalizePath(f.path), size: f.size };
-      if (f.lastModified !== undefined) e.lastModified = Math.round(f.lastModified);
-      return e;
-    });
-  return { version: 1, files: entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
-}
 
 /** Options of {@link httpStorage}. */
 export interface HttpStorageOptions {
@@ -223,24 +203,7 @@ class HttpStorage extends ReadOnlyStorage {
   }
 
   private async loadManifest(): Promise<FileInfo[]> {
-    const bytes = await this.read(LISTING_MANIFEST_PATH);
-    let doc: ListingManifest;
-    try {
-      doc = JSON.parse(new TextDecoder().decode(bytes)) as ListingManifest;
-      if (doc.version !== 1 || !Array.isArray(doc.files)) throw new Error('expected {"version": 1, "files": [...]}');
-    } catch (err) {
-      throw new LakeletError('CORRUPT_FILE', `storage(${this.label}): listing manifest is not valid: ${(err as Error).message}`, { path: LISTING_MANIFEST_PATH }, { cause: err });
-    }
-    const out: FileInfo[] = [];
-    for (const f of doc.files) {
-      if (typeof f?.path !== 'string' || typeof f.size !== 'number') {
-        throw new LakeletError('CORRUPT_FILE', `storage(${this.label}): listing manifest has a bad entry ${JSON.stringify(f)}`, { path: LISTING_MANIFEST_PATH });
-      }
-      const info: FileInfo = { path: normalizePath(f.path), size: f.size, kind: 'file' };
-      if (typeof f.lastModified === 'number') info.lastModified = f.lastModified;
-      out.push(info);
-    }
-    return out.sort(byPath);
+    return parseListingManifest(await this.read(LISTING_MANIFEST_PATH), this.label);
   }
 
   /** One directory of an nginx `autoindex_format json` server; a missing directory lists as empty. */

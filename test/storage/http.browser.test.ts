@@ -3,7 +3,8 @@
 // travel and incremental rows must equal a read of the same zip in the page.
 import { describe, expect, inject, it } from 'vitest';
 import { openTable, tableStorage, zipStorage, type Storage } from '../../src/index.js';
-import { httpStorage, listingManifest, type HttpListing } from '../../src/storage/http.js';
+import { httpStorage, type HttpListing } from '../../src/storage/http.js';
+import { listingManifest } from '../../src/storage/listing-manifest.js';
 import { LISTING_MANIFEST_PATH } from '../../src/layout.js';
 import { s3Storage } from '../../src/storage/s3.js';
 import { fetchFixture } from '../helpers/fixtures.browser.js';
