@@ -8,6 +8,7 @@ import { baseName } from '../layout.js';
 import type { ClusteringGroup, ClusteringPlan, ClusteringSliceInput } from '../plan/clustering-plan.js';
 import { serializeRequestedReplaceMetadataAvro } from './commit-metadata-avro.js';
 import { parseRequestedReplaceMetadata, serializeRequestedReplaceMetadata } from './replace-metadata.js';
+import type { TimelineAvroOptions } from './rollback-metadata.js';
 
 /** How slice paths are written. */
 export interface ClusteringPlanAvroOptions {
@@ -139,10 +140,12 @@ export function clusteringPlanFromAvro(value: unknown, path: string): Clustering
  * v8/v9 (Hudi 1.x schema), `<t>.replacecommit.requested` on v6 (0.14 schema) — operation CLUSTER, the plan,
  * `extraMetadata` {} and version 1, as Spark writes them.
  */
-export function clusteringRequestedBytes(plan: ClusteringPlan, tableVersion: number, options: Omit<ClusteringPlanAvroOptions, 'v6'> = {}): Uint8Array {
+export function clusteringRequestedBytes(plan: ClusteringPlan, tableVersion: number, options: Omit<ClusteringPlanAvroOptions, 'v6'> & TimelineAvroOptions = {}): Uint8Array {
   const v6 = tableVersion < 8;
-  const md = { operationType: 'CLUSTER', clusteringPlan: clusteringPlanToAvro(plan, { ...options, v6 }), extraMetadata: {}, version: 1 };
-  return v6 ? serializeRequestedReplaceMetadata(md) : serializeRequestedReplaceMetadataAvro(md);
+  const avro = options.basePath === undefined ? { v6 } : { basePath: options.basePath, v6 };
+  const md = { operationType: 'CLUSTER', clusteringPlan: clusteringPlanToAvro(plan, avro), extraMetadata: {}, version: 1 };
+  const container = options.syncMarker === undefined ? {} : { syncMarker: options.syncMarker };
+  return v6 ? serializeRequestedReplaceMetadata(md, container) : serializeRequestedReplaceMetadataAvro(md, container);
 }
 
 /** Parse a clustering's requested instant file; anything but a CLUSTER plan → CORRUPT_FILE naming `path`. */
