@@ -170,6 +170,11 @@ export class TableState {
     }
     if (!schema && this.config.createSchema) schema = parseRecordSchema(this.config.createSchema, PROPERTIES_PATH);
     if (!schema) schema = { type: 'record', name: `${this.config.name}_record`, namespace: '', fullName: `${this.config.name}_record`, fields: [] };
+    return this.tableSchema(schema);
+  }
+
+  /** A recorded schema shaped as the table shows it: meta fields first when the table has them, else none. */
+  tableSchema(schema: AvroRecordSchema): AvroRecordSchema {
     return this.config.populateMetaFields ? withMetaFields(schema) : withoutMetaFields(schema);
   }
 

@@ -59,6 +59,9 @@ describe('inspect', () => {
     expect(r.out).toMatch(/20240418173551906\s+commit\s+COMPLETED\s+-/);
     expect(r.out).toContain('1 file group in 1 partition, 1 base file, 0 log files');
     expect(r.out).toContain(`base  ${V6_SLICE}`);
+    // Both commits record the same schema: one entry, at the first commit, with its 16 data fields.
+    expect(r.out).toContain('Schema history: 1 schema\n');
+    expect(r.out).toMatch(/\n {2}20240418173550988\s+16\s+\(first schema\)\n/);
   });
 
   test('--json: one document with config, timeline and slices (v6_nonpartitioned)', async () => {
@@ -77,6 +80,11 @@ describe('inspect', () => {
     expect(doc.fileSlices[0].baseFile.name).toBe(V6_SLICE);
     expect(doc.fileSlices[0].baseFile.size).toBeGreaterThan(0);
     expect(doc.totals).toMatchObject({ partitions: 1, fileGroups: 1, baseFiles: 1, logFiles: 0 });
+    expect(doc.schemaHistory).toHaveLength(1);
+    expect(doc.schemaHistory[0]).toMatchObject({ instant: '20240418173550988', fields: 16, changes: [] });
+    const names = doc.schemaHistory[0].schema.fields.map((f: { name: string }) => f.name);
+    expect(names.slice(0, 5)).toEqual(['_hoodie_commit_time', '_hoodie_commit_seqno', '_hoodie_record_key', '_hoodie_partition_path', '_hoodie_file_name']);
+    expect(names).toHaveLength(21);
   });
 
   test('--json: layout-2 timeline with completion times and a log file (v8_trips_8i3u1d)', async () => {
@@ -97,7 +105,10 @@ describe('inspect', () => {
     const doc = JSON.parse((await runCli('inspect', V6_EMPTY, '--json')).out);
     expect(doc.timeline).toEqual([]);
     expect(doc.fileSlices).toEqual([]);
-    expect((await runCli('inspect', V6_EMPTY)).out).toContain('Timeline: 0 instants');
+    expect(doc.schemaHistory).toEqual([]);
+    const text = (await runCli('inspect', V6_EMPTY)).out;
+    expect(text).toContain('Timeline: 0 instants');
+    expect(text).toContain('Schema history: 0 schemas (no completed write recorded one)');
   });
 });
 

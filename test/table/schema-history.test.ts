@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, openTable } from '../../src/index.js';
 import { avroSchemaToJson } from '../../src/format/avro/schema.js';
+import { openFixture } from '../helpers/fixtures.js';
 
 const fieldNames = (s: { fields: readonly { name: string }[] }) => s.fields.map((f) => f.name).filter((n) => !n.startsWith('_hoodie_'));
 
@@ -27,4 +28,24 @@ describe('Table.schemaHistory', () => {
       expect((await (await openTable(storage)).schemaHistory()).map((h) => h.instant)).toEqual([first.instant, widened.instant]);
     });
   }
+});
+
+describe('Table.schemaHistory shaping', () => {
+  test('entries carry the meta fields as avroSchema() does on a table that has them', async () => {
+    const table = await createTable(memoryStorage(), { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts' });
+    await table.upsert([{ id: 'a', ts: 1 }]);
+    const history = await table.schemaHistory();
+    expect(history).toHaveLength(1);
+    expect(avroSchemaToJson(history[0]!.schema)).toEqual(avroSchemaToJson(await table.avroSchema()));
+    expect(history[0]!.schema.fields[0]!.name).toBe('_hoodie_commit_time');
+  });
+
+  test('a table without meta fields (Spark-written, populate.meta.fields=false) shows none, as avroSchema() does', async () => {
+    const table = await openFixture('sample_table/cow/v6_simplekeygen_hivestyle_no_metafields.zip');
+    const history = await table.schemaHistory();
+    expect(history.length).toBeGreaterThan(0);
+    const last = history[history.length - 1]!.schema;
+    expect(last.fields.some((f) => f.name.startsWith('_hoodie_'))).toBe(false);
+    expect(avroSchemaToJson(last)).toEqual(avroSchemaToJson(await table.avroSchema()));
+  });
 });

@@ -1,6 +1,7 @@
 // `lakelet inspect`: what a table is (config), what happened to it (every instant of the active timeline,
-// pending instants, savepoints, how far back it is readable) and which files its latest snapshot reads.
-import type { Table } from '../index.js';
+// pending instants, savepoints, how far back it is readable), how its schema evolved and which files its
+// latest snapshot reads.
+import { avroSchemaToJson, META_FIELDS, type SchemaChange, type Table } from '../index.js';
 
 /** The help text of `lakelet inspect`. */
 export const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
@@ -9,9 +10,12 @@ Prints the table's config (name, type, version, timeline layout, record key,
 ordering and partition fields, key generator, merge mode, meta fields), every
 instant of the active timeline (requested time, action, state, completion time),
 the pending instants (requested or inflight: writes, compactions, cleans, ...),
-the savepoints, the oldest instant time travel can still read (after a clean)
-and the file groups of the latest snapshot (partition, file id, base file, log
-files, sizes).
+the savepoints, the oldest instant time travel can still read (after a clean),
+the schema history (each schema the completed writes of the active timeline
+recorded, with the instant that introduced it, its number of data fields and
+what changed from the previous one: added or removed columns, type changes
+such as int -> long) and the file groups of the latest snapshot (partition,
+file id, base file, log files, sizes).
 
 Options:
   --json       one JSON document instead of text
@@ -45,6 +49,12 @@ export interface InspectReport {
   savepoints: { instant: string; savepointedBy: string | null; savepointedAt: string | null; comments: string | null }[];
   /** The oldest instant time travel can read and the clean that set it; null when the table was never cleaned. */
   oldestReadableInstant: { instant: string; clean: string } | null;
+  /**
+   * Each schema the active timeline's completed writes recorded, oldest first: the instant that introduced it,
+   * its number of data fields (without `_hoodie_*` meta fields), the changes from the previous entry (empty for
+   * the first) and the Avro schema as `table.avroSchema()` shows it.
+   */
+  schemaHistory: { instant: string; fields: number; changes: SchemaChange[]; schema: unknown }[];
   /** The slices a snapshot query of the latest state reads, by partition then file id. */
   fileSlices: {
     partitionPath: string;
@@ -71,6 +81,14 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
       return { partitionPath: s.partitionPath, fileId: s.fileId, baseInstantTime: s.baseInstantTime, baseFile, logFiles, totalSize };
     });
   const retention = await table.retention();
+  const history = await table.schemaHistory();
+  const meta: ReadonlySet<string> = new Set(META_FIELDS);
+  const schemaHistory: InspectReport['schemaHistory'] = history.map((h) => ({
+    instant: h.instant,
+    fields: h.schema.fields.filter((f) => !meta.has(f.name)).length,
+    changes: h.changes,
+    schema: avroSchemaToJson(h.schema),
+  }));
   const savepoints: InspectReport['savepoints'] = retention.savepoints.map((s) => ({
     instant: s.instant,
     savepointedBy: s.savepointedBy ?? null,
@@ -99,6 +117,7 @@ export async function inspectTable(table: Table, path: string): Promise<InspectR
     pending: table.timeline.filter((i) => i.state !== 'COMPLETED').map((i) => ({ requestedTime: i.requestedTime, action: i.action, state: i.state })),
     savepoints,
     oldestReadableInstant: retention.oldestReadable ?? null,
+    schemaHistory,
     fileSlices: slices,
     totals: {
       partitions: new Set(slices.map((s) => s.partitionPath)).size,
@@ -129,6 +148,14 @@ export function formatBytes(n: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const listText = (xs: readonly string[]) => (xs.length === 0 ? '(none)' : xs.join(', '));
+
+/** One line for a list of schema changes: `added extra (nullable string); n: nullable long → nullable double`. */
+export function schemaChangesText(changes: readonly SchemaChange[]): string {
+  if (changes.length === 0) return 'no field changes (docs, defaults or names only)';
+  return changes
+    .map((c) => (c.kind === 'added' ? `added ${c.field} (${c.type})` : c.kind === 'removed' ? `removed ${c.field} (${c.type})` : `${c.field}: ${c.from} -> ${c.to}`))
+    .join('; ');
+}
 
 function savepointText(s: InspectReport['savepoints'][number]): string {
   const by = [s.savepointedBy === null ? '' : `by ${s.savepointedBy}`, s.savepointedAt === null ? '' : `at ${s.savepointedAt}`].filter((x) => x !== '').join(' ');
@@ -165,6 +192,13 @@ export function inspectText(r: InspectReport): string {
   field('pending', r.pending.length === 0 ? '(none)' : r.pending.map((i) => `${i.requestedTime} ${i.action} (${i.state})`).join(', '));
   field('savepoints', r.savepoints.length === 0 ? '(none)' : r.savepoints.map(savepointText).join(', '));
   if (r.oldestReadableInstant) field('oldest readable', `${r.oldestReadableInstant.instant} (clean ${r.oldestReadableInstant.clean}; time travel before it fails)`);
+
+  lines.push('', `Schema history: ${plural(r.schemaHistory.length, 'schema')}${r.schemaHistory.length === 0 ? ' (no completed write recorded one)' : ''}`);
+  if (r.schemaHistory.length > 0) {
+    const rows = [['instant', 'fields', 'changes'], ...r.schemaHistory.map((h, k) => [h.instant, String(h.fields), k === 0 ? '(first schema)' : schemaChangesText(h.changes)])];
+    const widths = [0, 1].map((k) => Math.max(...rows.map((row) => (row[k] ?? '').length)));
+    for (const row of rows) lines.push(`  ${(row[0] ?? '').padEnd(widths[0] ?? 0)}  ${(row[1] ?? '').padEnd(widths[1] ?? 0)}  ${row[2] ?? ''}`);
+  }
 
   const t = r.totals;
   lines.push('', `File slices (latest snapshot): ${plural(t.fileGroups, 'file group')} in ${plural(t.partitions, 'partition')}, ${plural(t.baseFiles, 'base file')}, ${plural(t.logFiles, 'log file')}, ${formatBytes(t.bytes)}`);
