@@ -11,6 +11,7 @@ import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
 import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
+import { footerSchema, schemaPromoter } from '../schema/promotion.js';
 
 /** Base-file writer settings that can cross a worker boundary (no compressor functions). */
 export interface WireWriterOptions {
@@ -102,9 +103,12 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
       fresh,
       onKey: spec.collectKeys ? (key) => keys.push(key) : undefined,
     };
+    // A file written under an older schema: its values are promoted to the table's types (and the file rewritten in them).
+    const promoter = schemaPromoter(spec.schema, footerSchema(footer.keyValues));
     let start = 0;
     for (const count of footer.rowGroupRows) {
-      const batch = await readParquetColumns(file, footer, path, { columns, rowStart: start, rowEnd: start + count });
+      const read = await readParquetColumns(file, footer, path, { columns, rowStart: start, rowEnd: start + count });
+      const batch = promoter ? promoter.batch(read) : read;
       start += count;
       const plan = planTake(batch, rules);
       updated += plan.updated;

@@ -4,7 +4,8 @@
 // UNSUPPORTED. Queries and compaction share it; compaction also encodes the result as the new base file, inline
 // or inside a worker (both give identical bytes).
 import type { BaseFileWriterOptions } from '../format/parquet/write.js';
-import type { AvroSchema } from '../format/avro/schema.js';
+import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
+import { footerSchema, schemaPromoter } from '../schema/promotion.js';
 import { scanLogBlocks, type LogBlock } from '../format/log/block.js';
 import { dataBlockSchema, decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
 import { checkKnownHeaderKeys, isPartialBlock } from '../format/log/header.js';
@@ -56,6 +57,8 @@ export interface SliceMergeInput {
   merge: RecordMergerOptions;
   /** Columns needed from parquet data blocks (undefined = all). */
   columns: readonly string[] | undefined;
+  /** The table schema: records of blocks written under an older schema are promoted to it (undefined = as written). */
+  schema?: AvroRecordSchema | undefined;
 }
 
 /** A merged slice: the surviving rows (base order first, then new keys in arrival order) and skipped corrupt blocks. */
@@ -92,6 +95,8 @@ export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unkno
       const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
       rows = await readParquetRows(file, footer, path, { columns });
     }
+    const promoter = input.schema && schemaPromoter(input.schema, dataBlockSchema(block, path));
+    if (promoter) for (const row of rows) promoter.row(row);
     if (partial) merger.addPartialRecords(rows, partial);
     else merger.addRecords(rows);
   }
@@ -122,15 +127,22 @@ function partialFields(block: LogBlock, path: string, merge: RecordMergerOptions
   return fields;
 }
 
-/** A parquet file's rows, one batch per non-empty row group, projected to `columns` (undefined = all). */
-export async function* parquetBatches(file: AsyncBuffer, path: string, columns: readonly string[] | undefined): AsyncGenerator<Record<string, unknown>[]> {
+/**
+ * A parquet file's rows, one batch per non-empty row group, projected to `columns` (undefined = all), promoted to
+ * `schema` when given (the file may be written under an older one).
+ */
+export async function* parquetBatches(file: AsyncBuffer, path: string, columns: readonly string[] | undefined, schema?: AvroRecordSchema): AsyncGenerator<Record<string, unknown>[]> {
   const footer = await readParquetFooter(file, path);
   const cols = columns ? [...columns] : undefined;
+  const promoter = schema && schemaPromoter(schema, footerSchema(footer.keyValues));
   let start = 0;
   for (const n of footer.rowGroupRows) {
     const rowStart = start;
     start += n;
-    if (n > 0) yield await readParquetRows(file, footer, path, { columns: cols, rowStart, rowEnd: start });
+    if (n === 0) continue;
+    const rows = await readParquetRows(file, footer, path, { columns: cols, rowStart, rowEnd: start });
+    if (promoter) for (const row of rows) promoter.row(row);
+    yield rows;
   }
 }
 
@@ -143,8 +155,8 @@ export type CompactedSlice = MergedFileGroup & { warnings: LogScanWarning[] };
  * new base file `spec.fileName`. `spec.updates`/`inserts` are normally empty.
  */
 export async function compactSlice(spec: MergeFileGroupSpec, base: AsyncBuffer | undefined, logs: readonly SliceLogFile[], visibility: WireLogVisibility, merge: RecordMergerOptions, compressors?: BaseFileWriterOptions['compressors']): Promise<CompactedSlice> {
-  const batches = base ? parquetBatches(base, spec.basePath ?? spec.fileName, undefined) : [];
-  const merged = await mergeSlice(batches, { logs, visibility: logVisibility(visibility), merge, columns: undefined });
+  const batches = base ? parquetBatches(base, spec.basePath ?? spec.fileName, undefined, spec.schema) : [];
+  const merged = await mergeSlice(batches, { logs, visibility: logVisibility(visibility), merge, columns: undefined, schema: spec.schema });
   // The base file's rows are in `merged.rows`: the encode gets no base file of its own.
   const file = await mergeFileGroupRows({ ...spec, mergedRows: merged.rows }, undefined, compressors);
   return { ...file, warnings: merged.warnings };

@@ -5,6 +5,18 @@ import { avroTypeName, isNullable } from './avro-types.js';
 
 const NUMERIC_RANK: Record<string, number> = { int: 0, long: 1, float: 2, double: 3 };
 
+/**
+ * Hudi's promotions between different primitive types (AvroSchemaCompatibility, Avro's schema resolution): the
+ * new (reader) type → the old (writer) types whose values it reads without rewriting files.
+ */
+export const PROMOTIONS: Readonly<Record<string, readonly string[]>> = {
+  long: ['int'],
+  float: ['int', 'long'],
+  double: ['int', 'long', 'float'],
+  string: ['bytes'],
+  bytes: ['string'],
+};
+
 /** Why values of `from` cannot be read as `to`, or undefined when they can. */
 function incompatibility(from: AvroSchema, to: AvroSchema, path: string, seen: Set<string>): { path: string; reason: string } | undefined {
   const fromNull = isNullable(from);
@@ -33,17 +45,18 @@ function branchIncompatibility(from: AvroSchema, to: AvroSchema, path: string, s
   const fl = 'logicalType' in from ? from.logicalType : undefined;
   const tl = 'logicalType' in to ? to.logicalType : undefined;
   if (fl?.name === 'decimal' || tl?.name === 'decimal') {
-    if (fl?.name !== 'decimal' || tl?.name !== 'decimal') return change;
-    if (fl.scale !== tl.scale || tl.precision < fl.precision) return { path, reason: `changes ${avroTypeName(from)} to ${avroTypeName(to)} (the scale must stay and the precision may only grow)` };
+    // Hudi: both decimals over the same Avro type (a fixed keeps its size), no digit lost on either side of the point.
+    if (fl?.name !== 'decimal' || tl?.name !== 'decimal' || from.type !== to.type) return change;
+    if (from.type === 'fixed' && to.type === 'fixed' && from.size !== to.size) return { path, reason: `changes ${avroTypeName(from)} to ${avroTypeName(to)} (a fixed decimal keeps its size of ${from.size} bytes)` };
+    if (tl.scale < fl.scale || tl.precision - tl.scale < fl.precision - fl.scale) return { path, reason: `changes ${avroTypeName(from)} to ${avroTypeName(to)} (lossy: neither the scale nor the integer digits may shrink)` };
     return undefined;
   }
   if ((fl?.name ?? '') !== (tl?.name ?? '')) return change;
-  if (from.type in NUMERIC_RANK && to.type in NUMERIC_RANK && fl === undefined) {
-    const a = NUMERIC_RANK[from.type] as number;
-    const b = NUMERIC_RANK[to.type] as number;
-    return b >= a ? undefined : { path, reason: `narrows ${from.type} to ${to.type}` };
+  if (from.type !== to.type) {
+    if (fl === undefined && PROMOTIONS[to.type]?.includes(from.type)) return undefined;
+    if (from.type in NUMERIC_RANK && to.type in NUMERIC_RANK && fl === undefined) return { path, reason: `narrows ${from.type} to ${to.type}` };
+    return change;
   }
-  if (from.type !== to.type) return change;
   switch (from.type) {
     case 'fixed':
       return to.type === 'fixed' && to.size === from.size ? undefined : { path, reason: `changes ${avroTypeName(from)} to ${avroTypeName(to)}` };
@@ -82,11 +95,14 @@ function recordIncompatibility(from: AvroRecordSchema, to: AvroRecordSchema, pat
 }
 
 /**
- * Check that a Hudi table whose schema is `oldSchema` can take writes with `newSchema` (both without meta fields),
- * throwing `INVALID_ARGUMENT` naming the first offending (dotted) field. Allowed: new fields that are nullable or
- * have a default, field order changes, int → long/float/double, long → float/double, float → double,
- * required → nullable, new enum symbols, decimal precision growth at the same scale. Refused: removed fields,
- * nullable → required, narrowing or any other type change (including string ↔ bytes and logical-type changes).
+ * Check that a Hudi table whose schema is `oldSchema` can take writes with `newSchema` (both without meta fields)
+ * without rewriting its files, as Hudi's schema-on-write does (AvroSchemaCompatibility), throwing
+ * `INVALID_ARGUMENT` naming the first offending (dotted) field and both types. Allowed: new fields that are
+ * nullable or have a default (at any depth, in any position), field order changes, int → long/float/double,
+ * long → float/double, float → double, bytes ↔ string, required → nullable, new enum symbols, decimal widening
+ * (scale and integer digits may grow; a fixed decimal keeps its size). Refused: removed fields, nullable →
+ * required, narrowing, int/long → decimal, numbers → string (Hudi 0.x refuses it and its readers could not read
+ * the old files), logical-type changes and any other type change.
  */
 export function checkSchemaEvolution(oldSchema: AvroRecordSchema, newSchema: AvroRecordSchema): void {
   const problem = recordIncompatibility(oldSchema, newSchema, '', new Set());

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { encodeAvroDatum } from '../../src/format/avro/encoder.js';
-import { checkSchemaEvolution } from '../../src/schema/evolution.js';
 import { compileRowValidator } from '../../src/schema/validate.js';
 import { thrown } from '../helpers/expect-error.js';
 
@@ -182,75 +181,6 @@ describe('compileRowValidator: records, collections, defaults', () => {
     expect(v({ v: 1, next: { v: 2 } }, 0)).toEqual({ v: 1, next: { v: 2, next: null } });
     expect(thrown(() => v({ v: 1, next: { v: 'x' } }, 0)).context.field).toBe('next.v');
   });
-});
-
-describe('checkSchemaEvolution', () => {
-  const base = record([
-    { name: 'id', type: 'string' },
-    { name: 'n', type: 'int' },
-    { name: 'f', type: 'float' },
-    { name: 'opt', type: ['null', 'string'], default: null },
-    { name: 'amount', type: { type: 'fixed', name: 'fx', size: 7, logicalType: 'decimal', precision: 15, scale: 2 } },
-    { name: 'color', type: { type: 'enum', name: 'Color', symbols: ['RED', 'GREEN'] } },
-    { name: 'rider', type: ['null', { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'int' }] }], default: null },
-    { name: 'tags', type: { type: 'array', items: 'int' } },
-  ]);
-  const fields = () => JSON.parse(JSON.stringify([
-    { name: 'id', type: 'string' },
-    { name: 'n', type: 'int' },
-    { name: 'f', type: 'float' },
-    { name: 'opt', type: ['null', 'string'], default: null },
-    { name: 'amount', type: { type: 'fixed', name: 'fx', size: 7, logicalType: 'decimal', precision: 15, scale: 2 } },
-    { name: 'color', type: { type: 'enum', name: 'Color', symbols: ['RED', 'GREEN'] } },
-    { name: 'rider', type: ['null', { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'int' }] }], default: null },
-    { name: 'tags', type: { type: 'array', items: 'int' } },
-  ])) as { name: string; type: unknown; default?: unknown }[];
-  const evolve = (change: (f: ReturnType<typeof fields>) => void) => {
-    const f = fields();
-    change(f);
-    return () => checkSchemaEvolution(base, record(f));
-  };
-  const field = (f: ReturnType<typeof fields>, name: string) => f.find((x) => x.name === name)!;
-
-  test('allowed changes pass', () => {
-    expect(evolve(() => {})).not.toThrow();
-    expect(evolve((f) => f.reverse())).not.toThrow();
-    expect(evolve((f) => f.push({ name: 'added', type: ['null', 'long'], default: null }))).not.toThrow();
-    expect(evolve((f) => f.push({ name: 'withDefault', type: 'int', default: 0 }))).not.toThrow();
-    expect(evolve((f) => { field(f, 'n').type = 'long'; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'n').type = 'double'; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'f').type = 'double'; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'id').type = ['null', 'string']; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'color').type = { type: 'enum', name: 'Color', symbols: ['RED', 'GREEN', 'BLUE'] }; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'amount').type = { type: 'fixed', name: 'fx', size: 8, logicalType: 'decimal', precision: 18, scale: 2 }; })).not.toThrow();
-    expect(evolve((f) => { field(f, 'tags').type = { type: 'array', items: 'long' }; })).not.toThrow();
-    expect(evolve((f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'long' }, { name: 'x', type: ['null', 'int'], default: null }] }; })).not.toThrow();
-  });
-
-  const refused: [string, (f: ReturnType<typeof fields>) => void, RegExp][] = [
-    ['opt', (f) => { f.splice(f.findIndex((x) => x.name === 'opt'), 1); }, /removed/],
-    ['added', (f) => { f.push({ name: 'added', type: 'int' }); }, /required/],
-    ['opt', (f) => { field(f, 'opt').type = 'string'; delete field(f, 'opt').default; }, /nullable to required/],
-    ['n', (f) => { field(f, 'n').type = 'string'; }, /changes type from int to string/],
-    ['f', (f) => { field(f, 'f').type = 'int'; }, /narrows float to int/],
-    ['id', (f) => { field(f, 'id').type = 'bytes'; }, /string to bytes/],
-    ['amount', (f) => { field(f, 'amount').type = { type: 'fixed', name: 'fx', size: 7, logicalType: 'decimal', precision: 15, scale: 3 }; }, /scale/],
-    ['amount', (f) => { field(f, 'amount').type = 'double'; }, /changes type/],
-    ['color', (f) => { field(f, 'color').type = { type: 'enum', name: 'Color', symbols: ['RED'] }; }, /GREEN/],
-    ['rider.age', (f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'string' }] }; }, /int to string/],
-    ['rider.age', (f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [] }; }, /removed/],
-    ['tags[]', (f) => { field(f, 'tags').type = { type: 'array', items: 'string' }; }, /int to string/],
-    ['n', (f) => { field(f, 'n').type = { type: 'int', logicalType: 'date' }; }, /changes type/],
-  ];
-  for (const [name, change, message] of refused) {
-    test(`refused: ${name} ${message.source}`, () => {
-      const err = thrown(evolve(change));
-      expect(err.code).toBe('INVALID_ARGUMENT');
-      expect(err.context.field).toBe(name);
-      expect(err.message).toMatch(message);
-      expect(err.message).toContain(`'${name}'`);
-    });
-  }
 });
 
 describe('compileRowValidator: strings UTF-8 cannot store (D7)', () => {

@@ -16,6 +16,8 @@ import type { Timeline } from '../../timeline/timeline.js';
 import { readCommitMetadataOrArchived } from './archived-fallback.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 import type { MetadataFallbackWarning } from '../metadata/metadata-listing.js';
+import type { AvroRecordSchema } from '../../format/avro/schema.js';
+import { footerSchema, schemaPromoter } from '../../schema/promotion.js';
 
 /** Something a read skipped but that the caller should know about (a corrupt log block, an unusable metadata table). */
 export type ReadWarning = LogScanWarning | MetadataFallbackWarning;
@@ -31,6 +33,8 @@ export interface SliceReadContext {
   completedBy?: string | undefined;
   merge: RecordMergerOptions;
   onWarning: (w: ReadWarning) => void;
+  /** The table schema the read answers in: values of files written under older schemas are promoted to it. */
+  schema?: AvroRecordSchema | undefined;
 }
 
 /** What reading a slice's logs needs. */
@@ -71,7 +75,7 @@ export async function* readFileSliceBatches(ctx: SliceReadContext, slice: FileSl
   const visibility = completedBy === undefined
     ? { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWrite(t), asOf: ctx.asOf }
     : { isCommittedWrite: (t: string) => ctx.timeline.isCommittedWriteBy(t, completedBy), asOf: undefined };
-  const merged = await mergeSlice(base, { logs, visibility, merge: ctx.merge, columns: options.columns });
+  const merged = await mergeSlice(base, { logs, visibility, merge: ctx.merge, columns: options.columns, schema: ctx.schema });
   for (const w of merged.warnings) ctx.onWarning(w);
   yield merged.rows;
 }
@@ -82,12 +86,15 @@ async function* readBaseFile(ctx: SliceReadContext, slice: FileSlice, options: S
   const file = await storageBuffer(ctx.storage, base.path, base.size || undefined);
   const footer = await readParquetFooter(file, base.path);
   const columns = options.columns ? [...options.columns] : undefined;
+  const promoter = ctx.schema && schemaPromoter(ctx.schema, footerSchema(footer.keyValues));
   let start = 0;
   for (const [g, n] of footer.rowGroupRows.entries()) {
     const rowStart = start;
     start += n;
     if (n === 0 || (prune && options.filters.length > 0 && !groupMayMatch(footer, g, options.filters))) continue;
-    yield await readParquetRows(file, footer, base.path, { columns, rowStart, rowEnd: start });
+    const rows = await readParquetRows(file, footer, base.path, { columns, rowStart, rowEnd: start });
+    if (promoter) for (const row of rows) promoter.row(row);
+    yield rows;
   }
 }
 

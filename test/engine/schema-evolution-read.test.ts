@@ -1,0 +1,126 @@
+// Reads across a schema change (issue 14): rows written under schema A, then writes under schema B (types
+// promoted as Hudi allows, a nullable field added inside a struct, a new top-level column). Old files — untouched
+// COW base files, MOR base files under B's log blocks, and after compaction — read in B's types, new columns null;
+// an old row upserted under B merges; a COW rewrite and a compaction write B's schema; a refused change leaves the
+// table as it was and the next valid write succeeds.
+import { describe, expect, test } from 'vitest';
+import { createTable, memoryStorage, type Table } from '../../src/index.js';
+import { avroSchemaToJson, parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
+import { readParquetFooter } from '../../src/format/parquet/read.js';
+import { storageBuffer } from '../../src/storage/async-buffer.js';
+import type { Storage } from '../../src/storage/storage.js';
+import { failure } from '../helpers/expect-error.js';
+import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
+
+const nullable = (type: unknown) => ({ type: ['null', type], default: null });
+const decimal = (precision: number, scale: number) => ({ type: 'bytes', logicalType: 'decimal', precision, scale });
+const rider = (fields: unknown[]) => ({ type: 'record', name: 'Rider', fields });
+
+const SCHEMA_A = {
+  type: 'record', name: 'trip', fields: [
+    { name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'p', type: 'string' },
+    { name: 'n', type: 'int' }, { name: 'i2d', type: 'int' }, { name: 'l', type: 'long' }, { name: 'f', ...nullable('float') },
+    { name: 'bin', ...nullable('bytes') }, { name: 's', ...nullable('string') }, { name: 'amount', ...nullable(decimal(10, 2)) },
+    { name: 'rider', ...nullable(rider([{ name: 'age', type: 'int' }])) },
+    { name: 'tags', type: { type: 'array', items: 'int' }, default: [] },
+  ],
+};
+const SCHEMA_B = {
+  type: 'record', name: 'trip', fields: [
+    { name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'p', type: 'string' },
+    { name: 'n', type: 'long' }, { name: 'i2d', type: 'double' }, { name: 'l', type: 'double' }, { name: 'f', ...nullable('double') },
+    { name: 'bin', ...nullable('string') }, { name: 's', ...nullable('bytes') }, { name: 'amount', ...nullable(decimal(12, 4)) },
+    { name: 'rider', ...nullable(rider([{ name: 'age', type: 'long' }, { name: 'x', ...nullable('string') }])) },
+    { name: 'tags', type: { type: 'array', items: 'long' }, default: [] },
+    { name: 'extra', ...nullable('string') },
+  ],
+};
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const rowA = (id: string, p: string, n: number) => ({
+  id, ts: 1n, p, n, i2d: n + 1, l: BigInt(n) * 1000n, f: 1.5, bin: utf8(`b-${id}`), s: `s-${id}`, amount: '12.50',
+  rider: { age: n }, tags: [n, n + 1],
+});
+const rowB = (id: string, p: string, n: bigint) => ({
+  id, ts: 2n, p, n, i2d: 0.25, l: 2.5, f: 2.25, bin: `B-${id}`, s: utf8(`S-${id}`), amount: '1.2345',
+  rider: { age: n, x: 'new' }, tags: [n], extra: `e-${id}`,
+});
+/** Row `rowA(id, p, n)` as read under schema B. */
+const promotedA = (id: string, p: string, n: number) => ({
+  id, ts: 1n, p, n: BigInt(n), i2d: n + 1, l: n * 1000, f: 1.5, bin: `b-${id}`, s: utf8(`s-${id}`), amount: '12.5000',
+  rider: { age: BigInt(n), x: null }, tags: [BigInt(n), BigInt(n + 1)], extra: null,
+});
+
+const DATA = SCHEMA_B.fields.map((f) => f.name);
+const data = (row: Record<string, unknown>) => Object.fromEntries(DATA.map((k) => [k, row[k]]));
+
+async function rowsOf(table: Table, options: { filters?: string[] } = {}): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for await (const row of table.rows(options)) out.push(data(row));
+  return out.sort((a, b) => String(a.id).localeCompare(String(b.id)));
+}
+
+/** The writer schema the footer of each latest base file records, by partition. */
+async function baseFileSchemas(table: Table, storage: Storage): Promise<Map<string, AvroRecordSchema>> {
+  const out = new Map<string, AvroRecordSchema>();
+  for (const slice of await table.fileSlices()) {
+    if (!slice.baseFile) continue;
+    const footer = await readParquetFooter(await storageBuffer(storage, slice.baseFile.path), slice.baseFile.path);
+    out.set(slice.partitionPath, parseAvroSchema(footer.keyValues['parquet.avro.schema']!) as AvroRecordSchema);
+  }
+  return out;
+}
+const typeOf = (schema: AvroRecordSchema, name: string) => JSON.stringify(avroSchemaToJson(schema.fields.find((f) => f.name === name)!.type));
+
+describe('reads across schema evolution', () => {
+  for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {
+    for (const tableVersion of [6, 9] as const) {
+      test(`${type} v${tableVersion}: old files read in the new types, merged, rewritten and compacted`, async () => {
+        const storage = memoryStorage();
+        const table = await createTable(storage, { name: 'trips', type, tableVersion, recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], schema: SCHEMA_A });
+        await table.upsert([rowA('a', 'old', 5), rowA('b', 'old', 6), rowA('c', 'old2', 7)]);
+
+        // A refused change (int → string): nothing is written, the next valid write succeeds.
+        const before = await treeSnapshot(storage);
+        const narrowed = { ...SCHEMA_A, fields: SCHEMA_A.fields.map((f) => (f.name === 'n' ? { name: 'n', type: 'string' } : f)) };
+        const err = await failure(table.upsert([{ ...rowA('z', 'old', 1), n: 'x' }], { schema: narrowed }));
+        expect(err.code).toBe('INVALID_ARGUMENT');
+        expect(err.message).toMatch(/'n' changes type from int to string/);
+        await expectTreeUnchanged(storage, before);
+
+        // Schema B: an insert into a new partition and an update of an old row; old2 stays untouched.
+        await table.upsert([rowB('d', 'new', 9n), rowB('b', 'old', 60n)], { schema: SCHEMA_B });
+        const expected = [promotedA('a', 'old', 5), data(rowB('b', 'old', 60n)), promotedA('c', 'old2', 7), data(rowB('d', 'new', 9n))];
+        expect(await rowsOf(table)).toEqual(expected);
+        // A filter on a promoted column finds old rows (their file's statistics are ints).
+        expect((await rowsOf(table, { filters: ['n = 5'] })).map((r) => r.id)).toEqual(['a']);
+        expect((await rowsOf(table, { filters: ['bin = b-c'] })).map((r) => r.id)).toEqual(['c']);
+
+        // Arrow output carries B's types for the old rows too.
+        const arrow = await table.query({ columns: ['id', 'n', 'l', 'bin', 'amount', 'rider', 'extra'] });
+        const byId = new Map(arrow.toArray().map((r) => [String(r.id), r.toJSON() as Record<string, unknown>]));
+        expect(byId.get('c')!.n).toBe(7n);
+        expect(byId.get('c')!.l).toBe(7000);
+        expect(byId.get('c')!.bin).toBe('b-c');
+        expect(byId.get('c')!.extra).toBeNull();
+        expect(JSON.parse(JSON.stringify((byId.get('c')!.rider as { toJSON(): unknown }).toJSON(), (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)))).toEqual({ age: 7, x: null });
+
+        // The old row upserted under B (an older ordering value loses for the new fields: the record is B's).
+        await table.upsert([{ ...rowB('a', 'old', 50n), ts: 3n }]);
+        expected[0] = data({ ...rowB('a', 'old', 50n), ts: 3n });
+        expect(await rowsOf(table)).toEqual(expected);
+
+        if (type === 'MERGE_ON_READ') {
+          expect((await table.compact({ force: true })).length).toBeGreaterThan(0);
+          expect(await rowsOf(table)).toEqual(expected);
+        }
+        // Rewritten files (COW merge of p=old, MOR compaction) carry B's schema; the untouched old2 file keeps A's.
+        const schemas = await baseFileSchemas(table, storage);
+        expect(typeOf(schemas.get('p=old')!, 'n')).toBe('"long"');
+        expect(typeOf(schemas.get('p=old')!, 'extra')).toBe('["null","string"]');
+        expect(typeOf(schemas.get('p=old2')!, 'n')).toBe('"int"');
+        expect(await rowsOf(table)).toEqual(expected);
+      });
+    }
+  }
+});
