@@ -1,5 +1,5 @@
-// The demo's built-in "trips" table (Hudi quickstart style: uuid key, ts ordering, city partition) and a
-// generator of random trips mixing new keys with updates of existing ones, yielding to the page as it goes.
+// The demo's built-in "trips" schema (Hudi quickstart style: uuid, ts, city, day, rider, driver, fare) and
+// the choices the create form offers for its record key, ordering and partition fields.
 
 /** The trips schema (Avro) given to `createTable`. */
 export const TRIPS_SCHEMA = {
@@ -9,67 +9,30 @@ export const TRIPS_SCHEMA = {
     { name: 'uuid', type: 'string' },
     { name: 'ts', type: 'long' },
     { name: 'city', type: 'string' },
+    { name: 'day', type: 'string' },
     { name: 'rider', type: 'string' },
     { name: 'driver', type: 'string' },
     { name: 'fare', type: 'double' },
   ],
 };
 
-/** Key, ordering and partition fields of the trips table. */
-export const TRIPS_KEYS = { recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'] } as const;
-
-/** An existing record: its key and partition (an update must stay in its partition). */
-export interface TripKey {
+/** A trip as the generator makes it (tables may keep a subset of the fields: their schema decides). */
+export interface Trip {
   uuid: string;
-  city: string;
-}
-
-export interface Trip extends TripKey {
   ts: number;
+  city: string;
+  day: string;
   rider: string;
   driver: string;
   fare: number;
 }
 
-const CITIES = ['san_francisco', 'sao_paulo', 'chennai', 'amsterdam', 'tokyo'];
-/** Share of the rows that update existing keys (when there are enough). */
-const UPDATE_SHARE = 0.3;
-/** Rows generated between two yields to the event loop. */
-const BATCH = 250;
+/** Record key choices of the create form (value → fields). */
+export const RECORD_KEY_CHOICES: Record<string, string[]> = { uuid: ['uuid'], 'uuid,city': ['uuid', 'city'] };
+/** Ordering field choices ('' → none: commit-time ordering, the latest write wins). */
+export const ORDERING_CHOICES = ['ts', ''];
+/** Partition field choices (value → fields). */
+export const PARTITION_CHOICES: Record<string, string[]> = { city: ['city'], 'city,day': ['city', 'day'], day: ['day'], '': [] };
 
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)] as T;
-const letter = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
-const fare = () => Math.round((5 + Math.random() * 95) * 100) / 100;
-
-/** `count` distinct random items of `xs` (partial Fisher–Yates on a copy). */
-export function sample<T>(xs: readonly T[], count: number): T[] {
-  const copy = xs.slice();
-  const n = Math.min(count, copy.length);
-  for (let i = 0; i < n; i++) {
-    const j = i + Math.floor(Math.random() * (copy.length - i));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy.slice(0, n);
-}
-
-/** Let the page paint and handle input. */
-export const nextFrame = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/**
- * `count` random trips: about 30% re-use existing keys (same city, later ts, new fare and driver), the rest
- * are new. Async, yielding every few hundred rows; `onRow(done, count)` reports progress.
- */
-export async function* randomTrips(count: number, existing: readonly TripKey[], onRow?: (done: number, total: number) => void): AsyncGenerator<Trip> {
-  const updates = sample(existing, Math.round(count * UPDATE_SHARE));
-  const now = Date.now();
-  for (let i = 0; i < count; i++) {
-    const old = updates[i];
-    const key = old ?? { uuid: crypto.randomUUID(), city: pick(CITIES) };
-    yield { ...key, ts: now + i, rider: `rider-${letter()}`, driver: `driver-${letter()}`, fare: fare() };
-    if ((i + 1) % BATCH === 0) {
-      onRow?.(i + 1, count);
-      await nextFrame();
-    }
-  }
-  onRow?.(count, count);
-}
+/** The cities trips happen in (the partitions of a `city`-partitioned table), most popular first. */
+export const CITIES = ['san_francisco', 'sao_paulo', 'chennai', 'amsterdam', 'tokyo', 'lagos', 'oslo', 'lima'];
