@@ -5,7 +5,8 @@ import { LakeletError, notFound } from '../errors.js';
 import { LISTING_MANIFEST_PATH } from '../layout.js';
 import { parseListingManifest } from './listing-manifest.js';
 import { resolveFetch, withRetries, type FetchLike } from './http-retry.js';
-import { listQuery, parseListResult } from './s3-xml.js';
+import { listS3Objects } from './s3-listing.js';
+import { listQuery } from './s3-xml.js';
 import { uriEncode } from './sigv4.js';
 import { byPath, listFlat } from './listing.js';
 import { ReadOnlyStorage } from './read-only.js';
@@ -260,32 +261,16 @@ class HttpStorage extends ReadOnlyStorage {
     return full === '' ? '' : `${full}/`;
   }
 
-  private async listS3(dir: string, recursive: boolean): Promise<FileInfo[]> {
-    const rootPrefix = this.keyPrefix('');
+  private listS3(dir: string, recursive: boolean): Promise<FileInfo[]> {
     const keyPrefix = this.keyPrefix(dir);
-    const out: FileInfo[] = [];
-    let token: string | undefined;
-    do {
-      const res = await this.get(`${this.bucketUrl}?${listQuery(keyPrefix, !recursive, token)}`, dir);
-      if (!res.ok) throw this.failure(res.status === 404 ? new Response(null, { status: 500, statusText: 'no such bucket' }) : res, dir, 'cannot list');
-      let page;
-      try {
-        page = parseListResult(await res.text());
-      } catch (err) {
-        throw new LakeletError('STORAGE', `storage(${this.label}): listing ${JSON.stringify(dir)} gave no ListBucketResult`, { path: dir }, { cause: err });
-      }
-      for (const o of page.objects) {
-        if (!o.key.startsWith(keyPrefix) || o.key.endsWith('/')) continue;
-        const info: FileInfo = { path: o.key.slice(rootPrefix.length), size: o.size, kind: 'file' };
-        if (o.lastModified !== undefined) info.lastModified = o.lastModified;
-        out.push(info);
-      }
-      for (const pre of page.prefixes) {
-        if (pre.startsWith(keyPrefix)) out.push({ path: pre.slice(rootPrefix.length).replace(/\/+$/, ''), size: 0, kind: 'directory' });
-      }
-      token = page.nextToken;
-    } while (token !== undefined);
-    return out.sort(byPath);
+    return listS3Objects({
+      label: this.label, dir, keyPrefix, rootPrefix: this.keyPrefix(''),
+      page: async (token) => {
+        const res = await this.get(`${this.bucketUrl}?${listQuery(keyPrefix, !recursive, token)}`, dir);
+        if (!res.ok) throw this.failure(res.status === 404 ? new Response(null, { status: 500, statusText: 'no such bucket' }) : res, dir, 'cannot list');
+        return res.text();
+      },
+    });
   }
 }
 

@@ -3,7 +3,9 @@
 // writeIfAbsent is `PUT` with `If-None-Match: *`, the only atomic create S3 offers.
 import { LakeletError, notFound } from '../errors.js';
 import { resolveFetch, withRetries, type FetchLike, type RetryOptions } from './http-retry.js';
-import { listQuery, parseListResult, parseS3Error, xmlText } from './s3-xml.js';
+import { listS3Objects } from './s3-listing.js';
+import { CREATE_TOKEN_HEADER, multipartUpload, type S3Requests, type SendOptions } from './s3-multipart.js';
+import { listQuery, parseS3Error } from './s3-xml.js';
 import { EMPTY_SHA256, sha256Hex, signRequest, uriEncode, type SigV4Credentials, type SigV4Scope } from './sigv4.js';
 import { checkRange, joinPath, normalizePath, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
@@ -38,13 +40,6 @@ export interface S3StorageOptions {
 }
 
 const MiB = 1024 * 1024;
-/** How many parts of one multipart upload are sent at once. */
-const PART_CONCURRENCY = 4;
-/**
- * User metadata every conditional create carries: a fresh token, so that a retried create answered 412 can
- * tell our own object (an earlier attempt landed, its answer was lost) from another writer's.
- */
-const CREATE_TOKEN_HEADER = 'x-amz-meta-lakelet-create';
 
 /**
  * A Storage over an S3-compatible bucket, signed with SigV4. Reads use explicit byte ranges
@@ -59,22 +54,11 @@ export function s3Storage(options: S3StorageOptions): Storage {
   return new S3Storage(options);
 }
 
-interface SendOptions {
-  headers?: Record<string, string>;
-  body?: Uint8Array;
-  /** Key (or listing prefix) named in errors. */
-  key: string;
-  /** Further statuses to retry (besides network errors, 5xx and 429). */
-  retryOn?: (res: Response) => boolean;
-  /** Called before each attempt (the first and every retry). */
-  onAttempt?: () => void;
-}
-
 function arrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
 
-class S3Storage implements Storage {
+class S3Storage implements Storage, S3Requests {
   readonly label: string;
   readonly readOnly = false;
   private readonly fetch: FetchLike;
@@ -82,7 +66,7 @@ class S3Storage implements Storage {
   private readonly root: string;
   private readonly scope: SigV4Scope;
   private readonly threshold: number;
-  private readonly partSize: number;
+  readonly partSize: number;
   private readonly retry: RetryOptions;
   private readonly pageSize: number | undefined;
 
@@ -108,12 +92,12 @@ class S3Storage implements Storage {
     return joinPath(this.root, path);
   }
 
-  private objectUrl(key: string, query = ''): string {
+  objectUrl(key: string, query = ''): string {
     return `${this.bucketUrl}/${uriEncode(key, true)}${query === '' ? '' : `?${query}`}`;
   }
 
   /** Sign and send one request, retrying network errors, 5xx and 429; a final network error → STORAGE. */
-  private async send(method: string, url: string, o: SendOptions): Promise<Response> {
+  async send(method: string, url: string, o: SendOptions): Promise<Response> {
     const body = o.body === undefined ? undefined : arrayBufferView(o.body);
     const payloadHash = body === undefined ? EMPTY_SHA256 : await sha256Hex(body);
     try {
@@ -131,7 +115,7 @@ class S3Storage implements Storage {
   }
 
   /** The error for a failed answer: 404 → NOT_FOUND (when `missingIsNotFound`), anything else → STORAGE with the S3 code. */
-  private async failure(res: Response, what: string, path: string, key: string, missingIsNotFound = true): Promise<LakeletError> {
+  async failure(res: Response, what: string, path: string, key: string, missingIsNotFound = true): Promise<LakeletError> {
     let code = '';
     let message = '';
     try {
@@ -194,7 +178,7 @@ class S3Storage implements Storage {
     if (p === '') throw new LakeletError('INVALID_ARGUMENT', `storage(${this.label}): cannot write the root`, { path: p });
     const key = this.key(p);
     if (bytes.length > this.threshold) {
-      await this.multipart(p, key, bytes, false);
+      await multipartUpload(this, p, key, bytes, false);
       return;
     }
     const res = await this.send('PUT', this.objectUrl(key), { key, body: bytes });
@@ -206,7 +190,7 @@ class S3Storage implements Storage {
     const p = normalizePath(path);
     if (p === '') throw new LakeletError('INVALID_ARGUMENT', `storage(${this.label}): cannot write the root`, { path: p });
     const key = this.key(p);
-    if (bytes.length > this.threshold) return this.multipart(p, key, bytes, true);
+    if (bytes.length > this.threshold) return multipartUpload(this, p, key, bytes, true);
     // 409 ConditionalRequestConflict: a concurrent write to the key was in flight; S3 asks to retry, and
     // the retry settles it (200 if that write failed, 412 if it won).
     const token = crypto.randomUUID();
@@ -224,63 +208,6 @@ class S3Storage implements Storage {
     return true;
   }
 
-  /** A multipart upload; with `ifAbsent` the completion carries `If-None-Match: *` (412 → false). */
-  private async multipart(p: string, key: string, bytes: Uint8Array, ifAbsent: boolean): Promise<boolean> {
-    const token = crypto.randomUUID();
-    const start = await this.send('POST', this.objectUrl(key, 'uploads'), { key, headers: { [CREATE_TOKEN_HEADER]: token } });
-    if (!start.ok) throw await this.failure(start, 'cannot start a multipart upload of', p, key, false);
-    const uploadId = xmlText(await start.text(), 'UploadId');
-    if (uploadId === undefined || uploadId === '') throw new LakeletError('STORAGE', `storage(${this.label}): no UploadId in the answer to a multipart upload of key ${JSON.stringify(key)}`, { path: p, key });
-    const idQuery = `uploadId=${encodeURIComponent(uploadId)}`;
-    try {
-      const count = Math.max(1, Math.ceil(bytes.length / this.partSize));
-      const etags: string[] = new Array<string>(count);
-      let next = 0;
-      const worker = async () => {
-        while (next < count) {
-          const i = next++;
-          const part = bytes.subarray(i * this.partSize, Math.min(bytes.length, (i + 1) * this.partSize));
-          const res = await this.send('PUT', this.objectUrl(key, `partNumber=${i + 1}&${idQuery}`), { key, body: part });
-          if (!res.ok) throw await this.failure(res, `cannot upload part ${i + 1} of`, p, key, false);
-          await res.body?.cancel().catch(() => undefined);
-          const etag = res.headers.get('etag');
-          if (etag === null) throw new LakeletError('STORAGE', `storage(${this.label}): part ${i + 1} of key ${JSON.stringify(key)} came back without an ETag (a bucket CORS rule must expose ETag)`, { path: p, key });
-          etags[i] = etag;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PART_CONCURRENCY, count) }, worker));
-      const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-      const headers: Record<string, string> = { 'content-type': 'application/xml' };
-      if (ifAbsent) headers['if-none-match'] = '*';
-      let attempts = 0;
-      const done = await this.send('POST', this.objectUrl(key, idQuery), { key, body: new TextEncoder().encode(xml), headers, onAttempt: () => void attempts++ });
-      if (ifAbsent && (done.status === 412 || done.status === 409)) {
-        await done.body?.cancel().catch(() => undefined);
-        if (attempts > 1 && (await this.createdByUs(p, key, bytes, token))) return true; // an earlier completion landed
-        await this.abort(key, idQuery);
-        return false;
-      }
-      // A retried completion whose earlier attempt landed finds the upload gone.
-      if (done.status === 404 && attempts > 1) {
-        await done.body?.cancel().catch(() => undefined);
-        if (await this.createdByUs(p, key, bytes, token)) return true;
-        throw new LakeletError('STORAGE', `storage(${this.label}): the multipart upload of key ${JSON.stringify(key)} vanished before its retried completion`, { path: p, key });
-      }
-      if (!done.ok) throw await this.failure(done, 'cannot complete the multipart upload of', p, key, false);
-      // S3 may answer 200 and still report an error in the body.
-      const text = await done.text();
-      if (/<Error[\s>]/.test(text)) {
-        const { code, message } = parseS3Error(text);
-        if (ifAbsent && code === 'PreconditionFailed') return attempts > 1 && (await this.createdByUs(p, key, bytes, token));
-        throw new LakeletError('STORAGE', `storage(${this.label}): completing the multipart upload of key ${JSON.stringify(key)} failed (${code}: ${message})`, { path: p, key, s3Code: code });
-      }
-      return true;
-    } catch (err) {
-      await this.abort(key, idQuery);
-      throw err;
-    }
-  }
-
   /**
    * Whether the object at `key`, which refused a retried conditional create, is the one an earlier attempt of
    * ours created (S3 applied it, its answer was lost): its create token is ours. Another writer's object — even
@@ -288,7 +215,7 @@ class S3Storage implements Storage {
    * user metadata; a browser whose bucket CORS rule does not expose the header) different bytes still prove it
    * is not ours; equal bytes cannot be told apart and fail with `STORAGE` rather than guess.
    */
-  private async createdByUs(p: string, key: string, bytes: Uint8Array, token: string): Promise<boolean> {
+  async createdByUs(p: string, key: string, bytes: Uint8Array, token: string): Promise<boolean> {
     const res = await this.send('GET', this.objectUrl(key), { key });
     if (res.status === 404) {
       await res.body?.cancel().catch(() => undefined);
@@ -302,51 +229,19 @@ class S3Storage implements Storage {
     throw new LakeletError('STORAGE', `storage(${this.label}): cannot tell whether the retried conditional create of key ${JSON.stringify(key)} landed: the object has our bytes but no readable ${CREATE_TOKEN_HEADER} (a bucket CORS rule must expose it)`, { path: p, key });
   }
 
-  private async abort(key: string, idQuery: string): Promise<void> {
-    try {
-      const res = await this.send('DELETE', this.objectUrl(key, idQuery), { key });
-      await res.body?.cancel().catch(() => undefined);
-    } catch {
-      // best effort: a lifecycle rule cleans up what is left
-    }
-  }
-
   async list(prefix: string, options: ListOptions = {}): Promise<FileInfo[]> {
     const dir = normalizePath(prefix);
-    const rootPrefix = this.root === '' ? '' : `${this.root}/`;
     const full = joinPath(this.root, dir);
     const keyPrefix = full === '' ? '' : `${full}/`;
     const recursive = options.recursive === true;
-    const out: FileInfo[] = [];
-    const seen = new Set<string>();
-    let token: string | undefined;
-    do {
-      const url = `${this.bucketUrl}?${listQuery(keyPrefix, !recursive, token, this.pageSize)}`;
-      const res = await this.send('GET', url, { key: keyPrefix });
-      if (!res.ok) throw await this.failure(res, 'cannot list', dir, keyPrefix, false);
-      let page;
-      try {
-        page = parseListResult(await res.text());
-      } catch (err) {
-        throw new LakeletError('STORAGE', `storage(${this.label}): listing ${JSON.stringify(keyPrefix)} gave no ListBucketResult: ${(err as Error).message}`, { path: dir }, { cause: err });
-      }
-      for (const obj of page.objects) {
-        if (!obj.key.startsWith(keyPrefix) || obj.key.endsWith('/')) continue; // folder markers are not files
-        const info: FileInfo = { path: obj.key.slice(rootPrefix.length), size: obj.size, kind: 'file' };
-        if (obj.lastModified !== undefined) info.lastModified = obj.lastModified;
-        out.push(info);
-      }
-      for (const pre of page.prefixes) {
-        if (!pre.startsWith(keyPrefix)) continue;
-        out.push({ path: pre.slice(rootPrefix.length).replace(/\/+$/, ''), size: 0, kind: 'directory' });
-      }
-      if (page.nextToken !== undefined && seen.has(page.nextToken)) {
-        throw new LakeletError('STORAGE', `storage(${this.label}): listing ${JSON.stringify(keyPrefix)} repeats a continuation token`, { path: dir });
-      }
-      token = page.nextToken;
-      if (token !== undefined) seen.add(token);
-    } while (token !== undefined);
-    return out.filter((e) => e.path !== '').sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listS3Objects({
+      label: this.label, dir, keyPrefix, rootPrefix: this.root === '' ? '' : `${this.root}/`,
+      page: async (token) => {
+        const res = await this.send('GET', `${this.bucketUrl}?${listQuery(keyPrefix, !recursive, token, this.pageSize)}`, { key: keyPrefix });
+        if (!res.ok) throw await this.failure(res, 'cannot list', dir, keyPrefix, false);
+        return res.text();
+      },
+    });
   }
 
   async delete(path: string): Promise<void> {
