@@ -50,3 +50,24 @@ export async function completedFiles(storage: Storage, folder = '.hoodie'): Prom
   for (const dir of [folder, `${folder}/timeline`]) for (const f of await storage.list(dir)) if (f.kind === 'file' && parseInstantFileName(f.path.slice(dir.length + 1))) names.push(f.path.slice(dir.length + 1));
   return Timeline.fromFileNames(names).completed().map((i) => i.fileName);
 }
+
+/** Writers' process-local files, which replication leaves alone. */
+const LOCAL = /(^|\/)\.hoodie\/(\.temp|\.heartbeat|\.lakelet-commit)/;
+
+/** Every file of a store but writers' local state, path → bytes. */
+export async function replicatedTree(storage: Storage): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  for (const f of await storage.list('', { recursive: true })) if (f.kind === 'file' && !LOCAL.test(f.path)) out.set(f.path, await storage.read(f.path));
+  return out;
+}
+
+/** The paths whose bytes differ between two trees (or that only one has), sorted. */
+export function treeDifferences(a: Map<string, Uint8Array>, b: Map<string, Uint8Array>): string[] {
+  const out: string[] = [];
+  for (const [p, bytes] of a) {
+    const other = b.get(p);
+    if (!other || other.length !== bytes.length || other.some((x, i) => x !== bytes[i])) out.push(p);
+  }
+  for (const p of b.keys()) if (!a.has(p)) out.push(p);
+  return out.sort();
+}

@@ -1,9 +1,9 @@
 // replicate(source, target): first copy, catch-up copies only the new instants, reads and validation of the
 // target equal the source's, on COW and MOR tables of versions 6 and 9 (with the metadata table).
 import { describe, expect, test } from 'vitest';
-import { memoryStorage, openTable, validateTable } from '../../src/index.js';
-import { replicate } from '../../src/replication/replicate.js';
-import { completedFiles, makeTable, QUIET, row, snapshotRows, storeRows, type Shape } from './replicate-helpers.js';
+import { memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
+import { replicate, type ReplicateResult } from '../../src/replication/replicate.js';
+import { completedFiles, makeTable, QUIET, replicatedTree, row, snapshotRows, storeRows, treeDifferences, type Shape } from './replicate-helpers.js';
 
 const SHAPES: Shape[] = [
   { type: 'COPY_ON_WRITE', version: 6 },
@@ -24,5 +24,63 @@ describe.each(SHAPES)('replicate $type v$version', (shape) => {
     const v = await validateTable(target);
     expect(v.problems).toEqual([]);
     if (shape.version === 9) expect(result.metadataPublished.length).toBeGreaterThan(0);
+  });
+});
+
+/** Run `op` on the source and replicate after it into `stepwise`. */
+async function everyStep(source: Storage, stepwise: Storage, ops: (() => Promise<unknown>)[]): Promise<ReplicateResult[]> {
+  const results: ReplicateResult[] = [];
+  for (const op of ops) {
+    await op();
+    results.push(await replicate(source, stepwise));
+  }
+  return results;
+}
+
+describe.each(SHAPES)('replicate $type v$version after writes and services', (shape) => {
+  test('each run publishes only the new instants; both replicas end equal to the source, byte for byte', async () => {
+    const source = memoryStorage();
+    const table = await makeTable(source, shape);
+    const stepwise = memoryStorage();
+    const once = memoryStorage();
+    await replicate(source, stepwise);
+    await replicate(source, once);
+    const before = await completedFiles(source);
+    let savepointAt = '';
+    let cleaned = 0;
+    let archived = 0;
+    const ops: (() => Promise<unknown>)[] = [
+      () => table.upsert([row('a', 'x', 5, 50), row('e', 'y', 1, 5)], QUIET),
+      () => table.delete(['c'], QUIET),
+      async () => { savepointAt = (await table.savepoint()).instant; },
+      () => table.upsert([row('f', 'z', 1, 6)], QUIET),
+      () => table.restore(savepointAt),
+      async () => (shape.type === 'MERGE_ON_READ' ? table.compact({ ...QUIET, force: true }) : undefined),
+      () => table.upsert([row('g', 'x', 1, 7), row('b', 'x', 9, 90)], QUIET),
+      () => table.upsert([row('h', 'y', 1, 8)], QUIET),
+      async () => { cleaned = (await table.clean({ retainCommits: 1, heartbeatTimeoutMs: 0 }))?.filesDeleted ?? 0; },
+      async () => { archived = (await table.archive({ keepMinCommits: 2, keepMaxCommits: 3 })).length; },
+      () => table.upsert([row('i', 'z', 1, 9)], QUIET),
+    ];
+    const results = await everyStep(source, stepwise, ops);
+    const all = await completedFiles(source);
+    // The clean's and the archival's deletions reached the replica with the run after each.
+    expect(cleaned).toBeGreaterThan(0);
+    expect(archived).toBeGreaterThan(0);
+    expect(results[8]?.filesDeleted).toBeGreaterThanOrEqual(cleaned);
+    expect(results[9]?.filesDeleted).toBeGreaterThan(0);
+    // Each run published exactly what appeared on the source's timeline since the previous one.
+    expect(results.flatMap((r) => r.published).filter((f) => all.includes(f))).toEqual(all.filter((f) => !before.includes(f)));
+    expect(results.some((r) => r.reverted.length > 0)).toBe(true); // the restore took back the write after the savepoint
+    const last = await replicate(source, once);
+    expect(last.published).toEqual(all.filter((f) => !before.includes(f)));
+    const tree = await replicatedTree(source);
+    expect(treeDifferences(tree, await replicatedTree(stepwise))).toEqual([]);
+    expect(treeDifferences(tree, await replicatedTree(once))).toEqual([]);
+    expect(await storeRows(once)).toEqual(await snapshotRows(await openTable(source)));
+    expect((await validateTable(once)).problems).toEqual([]);
+    // Nothing left to do: a third run copies, publishes and deletes nothing.
+    const again = await replicate(source, once);
+    expect({ published: again.published, metadata: again.metadataPublished, copied: again.filesCopied, deleted: again.filesDeleted }).toEqual({ published: [], metadata: [], copied: 0, deleted: 0 });
   });
 });
