@@ -11,6 +11,12 @@ import { storageBuffer } from '../../src/storage/async-buffer.js';
 import type { Storage } from '../../src/storage/storage.js';
 import { failure } from '../helpers/expect-error.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
+import { encodeLogBlock } from '../../src/format/log/block.js';
+import { encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import { writeBaseFile } from '../../src/format/parquet/write.js';
+import { logVisibility, mergeSlice } from '../../src/merge/slice-merge.js';
+import type { RecordMergerOptions } from '../../src/merge/record-merger.js';
+import { parseRecordSchema } from '../../src/schema/table-schema.js';
 
 const nullable = (type: unknown) => ({ type: ['null', type], default: null });
 const decimal = (precision: number, scale: number) => ({ type: 'bytes', logicalType: 'decimal', precision, scale });
@@ -123,4 +129,31 @@ describe('reads across schema evolution', () => {
       });
     }
   }
+});
+
+describe('mergeSlice: log blocks written under an older schema', () => {
+  const t = (n: number): string => `2024010100000000${n}`;
+  const key = { name: '_hoodie_record_key', type: 'string' };
+  const oldSchema = { type: 'record', name: 'r', fields: [key, { name: 'ts', type: 'long' }, { name: 'n', type: 'int' }, { name: 'bin', ...nullable('bytes') }, { name: 'rider', ...nullable(rider([{ name: 'age', type: 'int' }])) }] };
+  const newSchema = parseRecordSchema({ type: 'record', name: 'r', fields: [key, { name: 'ts', type: 'long' }, { name: 'n', type: 'long' }, { name: 'bin', ...nullable('string') }, { name: 'rider', ...nullable(rider([{ name: 'age', type: 'long' }, { name: 'x', ...nullable('string') }])) }, { name: 'extra', ...nullable('string') }] }, 'test');
+  const merge: RecordMergerOptions = { mode: 'EVENT_TIME_ORDERING', orderingFields: ['ts'], orderingKinds: [{ kind: 'bigint', scale: 0 }] };
+  const visibility = logVisibility({ completedWrites: [t(1), t(2), t(3)], timelineStart: t(1), asOf: undefined });
+  const old = (k: string, ts: bigint, n: number) => ({ _hoodie_record_key: k, ts, n, bin: utf8(`b${n}`), rider: { age: n } });
+  const promoted = (k: string, ts: bigint, n: number) => ({ _hoodie_record_key: k, ts, n: BigInt(n), bin: `b${n}`, rider: { age: BigInt(n), x: null } });
+  const base = [[{ _hoodie_record_key: 'a', ts: 1n, n: 1n, bin: 'a', rider: null, extra: 'base' }, { _hoodie_record_key: 'b', ts: 1n, n: 2n, bin: 'b', rider: null, extra: 'base' }]];
+
+  test('Avro and parquet data blocks of schema A merge over a base file of schema B in B\'s types', async () => {
+    const avro = encodeLogBlock('AVRO_DATA', { INSTANT_TIME: t(2), SCHEMA: JSON.stringify(oldSchema) }, encodeAvroDataBlockContent(oldSchema, [old('a', 2n, 10)]));
+    const parquet = encodeLogBlock('PARQUET_DATA', { INSTANT_TIME: t(3), SCHEMA: JSON.stringify(oldSchema) }, writeBaseFile([old('c', 3n, 30)], { schema: parseRecordSchema(oldSchema, 'test'), bloomFilter: false }));
+    const bytes = new Uint8Array(avro.length + parquet.length);
+    bytes.set(avro);
+    bytes.set(parquet, avro.length);
+    const logs = [{ path: 'p/.f-0_1.log.1_0-1-1', bytes }];
+    const merged = await mergeSlice(base, { logs, visibility, merge, columns: undefined, schema: newSchema });
+    const rows = merged.rows.map((r) => ({ ...r }));
+    expect(rows).toEqual([promoted('a', 2n, 10), base[0]![1], promoted('c', 3n, 30)]);
+    // Without the table schema the records stay as their blocks wrote them.
+    const raw = await mergeSlice(base, { logs, visibility, merge, columns: undefined });
+    expect(raw.rows[0]!.n).toBe(10);
+  });
 });
