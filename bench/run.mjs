@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM, chromiumAvailable, runBrowserBench } from './browser.mjs';
 import { nginxAvailable, startNginx } from './nginx.mjs';
 import { kernelsInWriteLines, runKernelsInWrite } from './kernels-in-write.mjs';
+import { clusteringLines, runClusteringPart } from './clustering.mjs';
 import { PEER_CODEC, attachCosts, runPeers, sideBySide, sideBySideLines } from './peers/side-by-side.mjs';
 import { writeResults } from './results.mjs';
 
@@ -38,6 +39,7 @@ const USAGE = `usage: npm run bench -- [options]
   --no-index          skip the index / worker-pool part (upsert with RECORD_INDEX, BLOOM, SIMPLE; pool on/off)
   --no-v9             skip the v9 part (bulk insert + the same upsert into a table version 9 with the metadata table)
   --no-mdt-listing    skip bench/mdt-listing.mjs (HTTP requests of a snapshot via the MDT vs listing; needs nginx)
+  --no-clustering     skip bench/clustering.mjs (200 small commits, then cluster(); 50 with --quick)
   --no-peers          skip the side-by-side peers (DuckDB, SQLite, parquet-wasm, hyparquet; bench/peers/)
   --scan-runs K       timed runs of each reader of the side-by-side scan (default 3)
   --index-rows N      table of the index part (default --rows: copies of the COW table as bulk inserted;
@@ -103,6 +105,7 @@ function parseArgs(argv) {
       case '--no-index': o.index = false; break;
       case '--no-v9': o.v9 = false; break;
       case '--no-mdt-listing': o.mdtListing = false; break;
+      case '--no-clustering': o.clustering = false; break;
       case '--peers': o.peers = true; break;
       case '--no-peers': o.peers = false; break;
       case '--scan-runs': o.scanRuns = num(flag, value()); break;
@@ -340,6 +343,7 @@ function printReport(r) {
     lines.push('');
     lines.push(...kernelsInWriteLines(r.kernelsInWrite));
   }
+  if (r.clustering) lines.push('', ...clusteringLines(r.clustering));
   if (r.sideBySide) {
     lines.push('');
     lines.push(...sideBySideLines(r.sideBySide, { codec: p.codec ?? 'GZIP', rowsCount: p.rows, upsertCount: p.upsert, peers: r.peers }));
@@ -581,6 +585,7 @@ async function main() {
     // The write's kernel steps at its batch sizes (the upsert batch's dedupe, the bulk insert's key sort), auto vs js.
     progress('kernels in the write: dedupe and bulk-insert sort, kernels auto vs js');
     report.kernelsInWrite = await runKernelsInWrite([...new Set([10_000, o.upsert, o.rows])].sort((a, b) => a - b));
+    if (o.clustering !== false) report.clustering = (progress('clustering: small commits, cluster(), a filtered query before and after (bench/clustering.mjs)'), await runClusteringPart({ commits: o.quick ? 50 : 200, rowsPerCommit: o.quick ? 200 : 500, tableVersion: 9 }));
 
     report.sideBySide = attachCosts(sideBySide(report), cpuProfDir);
     report.phaseRss = phaseRss;

@@ -1,0 +1,232 @@
+// Clustering (issue 19): a trips table built from many small insert commits (each one new files: small-file
+// filling off), then `table.cluster({ sortColumns: ['ts'] })` — its throughput (input MiB/s, rows/s) — and a
+// filtered query on the sort column before and after: the base files it opens (their footers), the files whose
+// data pages it reads, requests and bytes, counted by a wrapper around the node-fs storage. The query's rows and a
+// full snapshot must be the same before and after, or the bench fails. Asserts nothing about timing.
+// Standalone: `node bench/clustering.mjs [--commits 200] [--rows-per-commit 500] [--target-kib N] [--json]`
+// (needs `npm run build`, or LAKELET_DIST); `npm run bench` runs it in a child process (`runClusteringPart`).
+import { spawn } from 'node:child_process';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { TRIP_SCHEMA, tripRows } from './data.mjs';
+
+const SELF = fileURLToPath(import.meta.url);
+const SERVICES = { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false } };
+const TS0 = 1_700_000_000_000;
+const TS_SPAN = 2_592_000_000; // tripRow's ts: 30 days from TS0
+/** The filtered query: the first 2 % of the ts range (a sorted layout keeps it in one file per partition). */
+const FILTER_FRACTION = 0.02;
+
+/** Storage wrapper counting reads per path: requests, bytes, and the byte ranges asked for. */
+function countingStorage(inner) {
+  const reads = new Map();
+  const wrapped = {
+    label: `counting ${inner.label}`,
+    readOnly: inner.readOnly,
+    head: (p) => inner.head(p),
+    async read(p, range) {
+      const bytes = await inner.read(p, range);
+      let r = reads.get(p);
+      if (!r) reads.set(p, (r = { requests: 0, bytes: 0, starts: [] }));
+      r.requests++;
+      r.bytes += bytes.length;
+      r.starts.push(range ? range.start : 0);
+      return bytes;
+    },
+    write: (p, b) => inner.write(p, b),
+    writeIfAbsent: (p, b) => inner.writeIfAbsent(p, b),
+    list: (p, o) => inner.list(p, o),
+    delete: (p) => inner.delete(p),
+  };
+  return { storage: wrapped, reads, reset: () => reads.clear() };
+}
+
+/** Where a parquet file's footer starts (its last 8 bytes: footer length + `PAR1`), read without counting. */
+async function footerStart(path) {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const tail = Buffer.alloc(8);
+    await fh.read(tail, 0, 8, size - 8);
+    return size - 8 - tail.readUInt32LE(0);
+  } finally {
+    await fh.close();
+  }
+}
+
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+/**
+ * Base files whose footer statistics (min/max of `ts` over their row groups, the values Hudi's column_stats index
+ * holds) do not rule the filter out: the files a reader with file-level data skipping reads.
+ */
+async function filesMatchingStats(dir, slices, cutoff) {
+  let n = 0;
+  for (const s of slices) {
+    if (!s.baseFile) continue;
+    const md = await parquetMetadataAsync(await asyncBufferFromFile(join(dir, s.baseFile.path)));
+    let min;
+    for (const g of md.row_groups) {
+      const st = g.columns.find((c) => c.meta_data?.path_in_schema.join('.') === 'ts')?.meta_data?.statistics;
+      const v = st?.min_value ?? st?.min;
+      if (v === undefined || v === null) min = -Infinity;
+      else if (min === undefined || BigInt(v) < min) min = BigInt(v);
+    }
+    if (min === undefined || min === -Infinity || min < BigInt(cutoff)) n++;
+  }
+  return n;
+}
+
+/** The filtered query through a counting storage: rows, ts sum, files opened and files whose data was read. */
+async function filteredQuery(lakelet, dir, cutoff) {
+  const counter = countingStorage(lakelet.nodeFsStorage(dir));
+  const table = await lakelet.openTable(counter.storage);
+  const slices = await table.fileSlices();
+  counter.reset();
+  const t = performance.now();
+  const c = cpu();
+  let rows = 0;
+  let tsSum = 0n;
+  for await (const row of table.rows({ columns: ['uuid', 'ts'], filters: [['ts', '<', cutoff]] })) {
+    rows++;
+    tsSum += BigInt(row.ts);
+  }
+  const seconds = (performance.now() - t) / 1000;
+  const cpuSeconds = cpu() - c;
+  let opened = 0;
+  let dataRead = 0;
+  let requests = 0;
+  let bytes = 0;
+  for (const [path, r] of counter.reads) {
+    requests += r.requests;
+    bytes += r.bytes;
+    if (!path.endsWith('.parquet')) continue;
+    opened++;
+    const start = await footerStart(join(dir, path));
+    if (r.starts.some((s) => s < start - 4)) dataRead++;
+  }
+  const statsMatch = await filesMatchingStats(dir, slices, cutoff);
+  return { rows, tsSum: tsSum.toString(), baseFiles: slices.length, statsMatch, filesOpened: opened, filesFetchedBeyondFooter: dataRead, requests, bytes, seconds, cpuSeconds };
+}
+
+/** Row count and begin_lat sum of the whole snapshot: clustering must not change them. */
+async function snapshot(lakelet, dir) {
+  const table = await lakelet.openTable(lakelet.nodeFsStorage(dir));
+  let rows = 0;
+  let sum = 0;
+  for await (const row of table.rows({ columns: ['uuid', 'begin_lat'] })) {
+    rows++;
+    sum += row.begin_lat;
+  }
+  return { rows, beginLatSum: Math.round(sum * 1e6) / 1e6 };
+}
+
+async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: given }) {
+  const dist = process.env.LAKELET_DIST ? `${pathToFileURL(resolve(process.env.LAKELET_DIST)).href}/` : new URL('../dist/', import.meta.url).href;
+  const lakelet = await import(new URL('node/index.js', dist).href);
+  const dir = given ?? (await mkdtemp(join(tmpdir(), 'lakelet-bench-clustering-')));
+  const log = (m) => process.stderr.write(`  [clustering] ${m}\n`);
+  try {
+    const table = await lakelet.createTable(lakelet.nodeFsStorage(dir), {
+      name: 'trips', type: 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'], schema: TRIP_SCHEMA,
+      ...(tableVersion ? { tableVersion } : {}), ...(tableVersion >= 8 ? { metadataTable: true } : {}), ...SERVICES,
+    });
+    const tb = performance.now();
+    for (let c = 0; c < commits; c++) {
+      // New files every commit (no small-file filling), and blooms sized for small files (Hudi's 60,000-entry
+      // default would make every 100-row file ~300 KiB of bloom filter).
+      await table.insert([...tripRows(c * rowsPerCommit, (c + 1) * rowsPerCommit)], { ...SERVICES, smallFileLimit: 0, bloomFilter: { numEntries: 1000 } });
+      if ((c + 1) % 50 === 0) log(`${c + 1}/${commits} commits`);
+    }
+    const buildSeconds = (performance.now() - tb) / 1000;
+    const before = await table.fileSlices();
+    const bytesBefore = before.reduce((n, s) => n + (s.baseFile?.size ?? 0), 0);
+    const partitions = new Set(before.map((s) => s.partitionPath)).size;
+    // About ten output files per partition, so a narrow ts filter has files to skip.
+    const target = targetKib ? targetKib * 1024 : Math.max(16 * 1024, Math.floor(bytesBefore / partitions / 10));
+    const cutoff = TS0 + Math.round(TS_SPAN * FILTER_FRACTION);
+    const snapBefore = await snapshot(lakelet, dir);
+    const queryBefore = await filteredQuery(lakelet, dir, cutoff);
+    log(`${commits} commits, ${before.length} base files; clustering with target ${target} bytes`);
+    const t = performance.now();
+    const c0 = cpu();
+    const result = await table.cluster({ sortColumns: ['ts'], targetFileSizeBytes: target, ...SERVICES });
+    const seconds = (performance.now() - t) / 1000;
+    const cpuSeconds = cpu() - c0;
+    if (!result) throw new Error('bench: cluster() found nothing to cluster');
+    const after = await (await lakelet.openTable(lakelet.nodeFsStorage(dir))).fileSlices();
+    const snapAfter = await snapshot(lakelet, dir);
+    const queryAfter = await filteredQuery(lakelet, dir, cutoff);
+    if (snapAfter.rows !== snapBefore.rows || snapAfter.beginLatSum !== snapBefore.beginLatSum) {
+      throw new Error(`bench: the snapshot changed across clustering (${JSON.stringify(snapBefore)} → ${JSON.stringify(snapAfter)})`);
+    }
+    if (queryAfter.rows !== queryBefore.rows || queryAfter.tsSum !== queryBefore.tsSum) {
+      throw new Error(`bench: the filtered query changed across clustering (${queryBefore.rows} → ${queryAfter.rows} rows)`);
+    }
+    return {
+      commits, rowsPerCommit, rows: snapBefore.rows, partitions, tableVersion: tableVersion ?? 6, buildSeconds,
+      filter: `ts < ${cutoff} (first ${FILTER_FRACTION * 100} % of the ts range)`,
+      before: { baseFiles: before.length, bytes: bytesBefore },
+      after: { baseFiles: after.length, bytes: after.reduce((n, s) => n + (s.baseFile?.size ?? 0), 0) },
+      cluster: { ...result, targetFileSizeBytes: target, seconds, cpuSeconds, inputMiBPerSecond: bytesBefore / 1048576 / seconds, rowsPerSecond: result.recordsWritten / seconds },
+      query: { before: queryBefore, after: queryAfter, statsMatchRatio: queryBefore.statsMatch / Math.max(1, queryAfter.statsMatch), filesOpenedRatio: queryBefore.filesOpened / Math.max(1, queryAfter.filesOpened) },
+    };
+  } finally {
+    if (!given) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Run the part in a child process (its own heap), resolving to its JSON result. */
+export function runClusteringPart(options = {}) {
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [SELF, '--child', JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`bench: clustering exited with ${code}`));
+      try {
+        done(JSON.parse(out.trim().split('\n').pop() ?? ''));
+      } catch {
+        reject(new Error('bench: clustering printed no result'));
+      }
+    });
+  });
+}
+
+/** The report lines of a result. */
+export function clusteringLines(r) {
+  const n = (x) => x.toLocaleString('en-US');
+  const mib = (b) => `${(b / 1048576).toFixed(2)} MiB`;
+  const q = (x) => `${n(x.statsMatch)} of ${n(x.baseFiles)} base files may match by ts stats; lakelet opened ${n(x.filesOpened)}, fetched beyond the footer ${n(x.filesFetchedBeyondFooter)}; ${n(x.requests)} requests, ${mib(x.bytes)}; ${x.seconds.toFixed(2)} s (CPU ${x.cpuSeconds.toFixed(2)} s); ${n(x.rows)} rows`;
+  const c = r.cluster;
+  return [
+    `clustering (v${r.tableVersion} COW, ${n(r.commits)} insert commits of ${n(r.rowsPerCommit)} rows, ${r.partitions} partitions, built in ${r.buildSeconds.toFixed(1)} s; sortColumns ts, linear):`,
+    `  table          ${n(r.before.baseFiles)} base files, ${mib(r.before.bytes)} → ${n(r.after.baseFiles)} base files, ${mib(r.after.bytes)} (target ${mib(c.targetFileSizeBytes)})`,
+    `  cluster()      ${c.seconds.toFixed(2)} s (CPU ${c.cpuSeconds.toFixed(2)} s): ${c.inputMiBPerSecond.toFixed(2)} MiB/s of input, ${n(Math.round(c.rowsPerSecond))} rows/s; ${n(c.fileGroupsReplaced)} file groups replaced, ${n(c.fileGroupsWritten)} written, ${n(c.recordsWritten)} records, ${mib(c.bytesWritten)}`,
+    `  query ${r.filter}`,
+    `    before       ${q(r.query.before)}`,
+    `    after        ${q(r.query.after)}`,
+    `    files read   ${r.query.statsMatchRatio.toFixed(1)}× fewer files match by statistics after clustering (goal ≥ 5×: ${r.query.statsMatchRatio >= 5 ? 'met' : 'NOT met'}); lakelet opened ${r.query.filesOpenedRatio.toFixed(1)}× fewer files`,
+  ];
+}
+
+if (process.argv[1] === SELF) {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    process.stdout.write(`${JSON.stringify(await measure(JSON.parse(args[1])))}\n`);
+  } else {
+    const opt = (name, dflt) => {
+      const i = args.indexOf(name);
+      return i >= 0 ? Number(args[i + 1]) : dflt;
+    };
+    const r = await runClusteringPart({ commits: opt('--commits', 200), rowsPerCommit: opt('--rows-per-commit', 500), targetKib: opt('--target-kib', undefined), tableVersion: opt('--table-version', undefined) });
+    if (args.includes('--json')) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    else process.stdout.write(`${clusteringLines(r).join('\n')}\n`);
+  }
+}
