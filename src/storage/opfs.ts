@@ -3,6 +3,8 @@
 // within the origin by a Web Lock per path. Bulk writes use sync access handles when running in a worker.
 import { LakeletError, notFound } from '../errors.js';
 import { errorName, isMissingEntry, storageError } from './dom-errors.js';
+import { byPath } from './listing.js';
+import { canMove, exclusive, removeQuietly, syncHandlesExist, writeHandleBytes, type DirectoryHandle, type FileHandle } from './opfs-handles.js';
 import { checkRange, joinPath, normalizePath, TEMP_FILE_MARKER, type ByteRange, type FileInfo, type ListOptions, type Storage } from './storage.js';
 
 /** Options of {@link opfsStorage}. */
@@ -52,64 +54,6 @@ const TMP = TEMP_FILE_MARKER;
 const SWAP = '.crswap';
 /** How often a read is retried when the file is replaced under it. */
 const READ_ATTEMPTS = 8;
-
-interface SyncAccessHandle {
-  write(buffer: Uint8Array, options?: { at?: number }): number;
-  truncate(size: number): void;
-  flush(): void;
-  close(): void;
-}
-type FileHandle = FileSystemFileHandle & {
-  createSyncAccessHandle?: () => Promise<SyncAccessHandle>;
-  move?: (name: string) => Promise<void>;
-};
-type DirectoryHandle = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
-
-/** A same-realm stand-in for Web Locks: one promise chain per name. */
-const localLocks = new Map<string, Promise<unknown>>();
-
-/** Run `fn` holding the exclusive Web Lock `name` (a per-realm lock where Web Locks are missing). */
-async function exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  if (locks && typeof locks.request === 'function') return locks.request(name, { mode: 'exclusive' }, fn) as Promise<T>;
-  const previous = localLocks.get(name) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const settled = run.then(() => undefined, () => undefined);
-  localLocks.set(name, settled);
-  void settled.then(() => {
-    if (localLocks.get(name) === settled) localLocks.delete(name);
-  });
-  return run;
-}
-
-function syncHandlesExist(): boolean {
-  const ctor = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
-  return ctor !== undefined && typeof (ctor.prototype as FileHandle).createSyncAccessHandle === 'function';
-}
-
-/**
- * Remove a file left by a failed write, ignoring failures. An aborted writable stream releases its lock on
- * the file a little later, so `NoModificationAllowedError` is retried for a while.
- */
-async function removeQuietly(dir: FileSystemDirectoryHandle, name: string): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    try {
-      await dir.removeEntry(name);
-      return;
-    } catch (err) {
-      if (errorName(err) !== 'NoModificationAllowedError') return;
-      await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt));
-    }
-  }
-}
-
-/** True when file handles can be renamed in place (`FileSystemFileHandle.move`, Chromium). */
-function canMove(): boolean {
-  const ctor = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
-  return ctor !== undefined && typeof (ctor.prototype as { move?: unknown }).move === 'function';
-}
-
-const byPath = (a: FileInfo, b: FileInfo) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 class OpfsStore implements OpfsStorage {
   readonly label: string;
@@ -245,7 +189,7 @@ class OpfsStore implements OpfsStorage {
       let tmp: FileHandle | undefined;
       try {
         tmp = await dir.getFileHandle(tmpName, { create: true });
-        await this.writeBytes(tmp, bytes);
+        if ((await writeHandleBytes(tmp, bytes, this.writeMethod, this.label)) === 'writable-stream') this.writeMethod = 'writable-stream';
         await (tmp.move as (name: string) => Promise<void>)(name);
         return;
       } catch (err) {
@@ -257,48 +201,12 @@ class OpfsStore implements OpfsStorage {
     const existed = await dir.getFileHandle(name).then(() => true, () => false);
     try {
       const handle: FileHandle = await dir.getFileHandle(name, { create: true });
-      await this.writeBytes(handle, bytes);
+      if ((await writeHandleBytes(handle, bytes, this.writeMethod, this.label)) === 'writable-stream') this.writeMethod = 'writable-stream';
       const size = (await handle.getFile()).size;
       if (size !== bytes.length) throw new LakeletError('STORAGE', `storage(${this.label}): wrote ${bytes.length} bytes to ${JSON.stringify(path)} but it holds ${size}`, { path });
     } catch (err) {
       if (!existed) await removeQuietly(dir, name);
       throw storageError(this.label, path, 'write', err);
-    }
-  }
-
-  private async writeBytes(handle: FileHandle, bytes: Uint8Array): Promise<void> {
-    if (this.writeMethod === 'sync-access-handle' && typeof handle.createSyncAccessHandle === 'function') {
-      let access: SyncAccessHandle | undefined;
-      try {
-        access = await handle.createSyncAccessHandle();
-      } catch (err) {
-        const name = errorName(err);
-        if (name !== 'InvalidStateError' && name !== 'NotSupportedError' && name !== 'SecurityError') throw err;
-        this.writeMethod = 'writable-stream'; // not allowed in this context after all
-      }
-      if (access) {
-        try {
-          access.truncate(0);
-          let at = 0;
-          while (at < bytes.length) {
-            const n = access.write(bytes.subarray(at), { at });
-            if (!(n > 0)) throw new LakeletError('STORAGE', `storage(${this.label}): short write at byte ${at}`, { offset: at });
-            at += n;
-          }
-          access.flush();
-        } finally {
-          access.close();
-        }
-        return;
-      }
-    }
-    const writable = await handle.createWritable();
-    try {
-      await writable.write(bytes as Uint8Array<ArrayBuffer>);
-      await writable.close();
-    } catch (err) {
-      await writable.abort().catch(() => undefined);
-      throw err;
     }
   }
 
