@@ -16,6 +16,8 @@ export type { QueryOptions, IncrementalOptions } from './engine/read/query.js';
 export type { ReadWarning } from './engine/read/file-slice-reader.js';
 export type { WriteInput } from './engine/write/records.js';
 export type { WriteOptions, WriteProgress } from './engine/write/write-options.js';
+export type { BatchStats, NewRecord, PendingSnapshot, PreCommitValidator, PreCommitValidatorFunction, PreCommitValidatorObject, ValidationContext, ValidatorOutcome } from './engine/validators/validator.js';
+export type { RowCountBounds } from './engine/validators/builtins.js';
 export type { WriteResult } from './engine/write/write-client.js';
 export type { WriteWarning } from './engine/services/post-commit.js';
 export type { CreateTableOptions } from './engine/create-table.js';
@@ -75,4 +77,7 @@ export interface TableRetention {
 }
 export type { TableReader } from './table/table-reader.js';
 export type { SchemaHistoryEntry } from './table/schema-history.js';
+export type { ChangesOptions } from './engine/read/cdc/cdc-query.js';
+export type { ChangeOp, ChangeRecord } from './engine/read/cdc/cdc-infer.js';
 export type { SchemaChange } from './schema/schema-diff.js';
+export type { RowsSchemaEvolution } from './schema/evolve-for-rows.js';

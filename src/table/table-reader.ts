@@ -17,6 +17,8 @@ import { tableRetention } from './retention.js';
 import { schemaHistory, type SchemaHistoryEntry } from './schema-history.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
+import { collectChanges, commitChanges, type ChangesOptions } from '../engine/read/cdc/cdc-query.js';
+import type { ChangeRecord } from '../engine/read/cdc/cdc-infer.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
@@ -144,6 +146,22 @@ export class TableReader {
     await this.ctx.catchUp();
     const state = this.readState(options.listing);
     yield* executeRead(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
+  }
+
+  /**
+   * Change data capture (Hudi's CDC query, inferred from the timeline and file slices): one change per insert,
+   * update and delete of the writes in `(from, to]` — `op`, `ts_ms`, `before`/`after` images without meta
+   * columns — in commit order; compactions and clusterings give none.
+   */
+  async changes(options: ChangesOptions): Promise<ChangeRecord[]> {
+    await this.ctx.catchUp();
+    return collectChanges(this.readState(options.listing), options);
+  }
+
+  /** The changes of {@link changes}, streamed commit by commit (one commit's changes in memory at a time). */
+  async *changeRows(options: ChangesOptions): AsyncGenerator<ChangeRecord> {
+    await this.ctx.catchUp();
+    for await (const c of commitChanges(this.readState(options.listing), options)) yield* c.changes;
   }
 
 }

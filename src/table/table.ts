@@ -149,6 +149,17 @@ export class Table extends TableReader {
   }
 
   /**
+   * Cluster the table now (Hudi's clustering): schedule a plan of its small file groups (`smallFileLimitBytes`,
+   * per partition up to `maxBytesPerGroup`), rewrite them sorted by `sortColumns` (`layout` linear, z-order or
+   * hilbert) into new file groups of about `targetFileSizeBytes`, and complete a replacecommit; pending
+   * clusterings run too. With a live pending write this throws `CONFLICT` and nothing changes. Returns the
+   * newest clustering's result, or undefined when there was nothing to cluster. The code loads on first use.
+   */
+  async cluster(options: import('./clustering.js').ClusterOptions = {}): Promise<import('../engine/services/clustering.js').ClusteringResult | undefined> {
+    return (await import('./clustering.js')).clusterTable(this.ctx, options);
+  }
+
+  /**
    * Stop the worker pool this table's writes started (if any). The table stays usable: a later write
    * starts a new pool. Call it when done with the table so workers do not linger.
    */

@@ -20,6 +20,7 @@ import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { compactionToMetadata, clockAfter } from './metadata-sync.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
+import { pendingClusteringGroups } from './pending-clustering.js';
 import { readSliceLogs, type SliceReadContext } from '../read/file-slice-reader.js';
 import { wireLogVisibility } from '../../merge/slice-merge.js';
 import { mergeBucket } from '../write/merge-handle.js';
@@ -82,7 +83,8 @@ export async function scheduleCompaction(ctx: EngineContext, trigger: Compaction
     const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
     const uncommitted = new Set<string>();
     for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
-    const pending = new Set((await pendingCompactionGroups(state)).keys());
+    // Groups under a pending compaction or clustering are left out (a clustering rewrites them elsewhere).
+    const pending = new Set([...(await pendingCompactionGroups(state)).keys(), ...(await pendingClusteringGroups(state)).keys()]);
     const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force, uncommitted);
     if (!operations) return undefined;
     for (const w of pendingWrites) {

@@ -9,7 +9,8 @@
 // and completes the data instant (writeMetadataDeltacommit is idempotent).
 import type { TableConfig } from '../../config/table-config.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
-import type { MetadataWriteInput } from '../../metadata/metadata-write-records.js';
+import type { MetadataWriteInput, RecordIndexUpsert } from '../../metadata/metadata-write-records.js';
+import { withoutReplaced } from '../../file-group/replaced-view.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { parseInstantTime } from '../../timeline/instant-time.js';
@@ -60,11 +61,18 @@ export async function cleanToMetadata(state: TableState, instant: string, delete
   return (await writeMetadataDeltacommit({ storage: state.storage, dataConfig: state.config, metadataTable: mdt, instantTime: instant, writes, clock })).completionTime;
 }
 
+/** What a clustering adds to its MDT deltacommit: its records' new locations, the file groups it replaces. */
+export interface ClusteringMetadataChanges {
+  recordIndex: { upserts: readonly RecordIndexUpsert[]; deletes: readonly string[] };
+  replaced: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
- * The MDT deltacommit of data compaction `instant` whose completed-file bytes are `metadata` (call under the
- * commit lock, before it completes). Returns the MDT completion time, or undefined when the table has no MDT.
+ * The MDT deltacommit of data compaction (or clustering, with `changes`) `instant` whose completed-file bytes are
+ * `metadata` (call under the commit lock, before it completes). Returns the MDT completion time, or undefined
+ * when the table has no MDT.
  */
-export async function compactionToMetadata(state: TableState, instant: string, metadata: Uint8Array, lockHeld: () => Promise<void>, clock: Clock): Promise<string | undefined> {
+export async function compactionToMetadata(state: TableState, instant: string, metadata: Uint8Array, lockHeld: () => Promise<void>, clock: Clock, changes?: ClusteringMetadataChanges): Promise<string | undefined> {
   if (!hasMetadataTable(state)) return undefined;
   const current = await openCurrent(state.storage, state.config);
   if (!current) return undefined;
@@ -76,9 +84,9 @@ export async function compactionToMetadata(state: TableState, instant: string, m
     timelineTimezone: state.config.properties.get('hoodie.table.timeline.timezone'),
     schema: await current.state.schemaAsOf(undefined),
     populateMetaFields: state.config.populateMetaFields,
-    view: await current.state.fileSystemView(),
+    view: changes ? withoutReplaced(await current.state.fileSystemView(), changes.replaced) : await current.state.fileSystemView(),
     writeStats,
-    recordIndex: { upserts: [], deletes: [] },
+    recordIndex: changes?.recordIndex ?? { upserts: [], deletes: [] },
   });
   await lockHeld();
   return (await writeMetadataDeltacommit({ storage: state.storage, dataConfig: state.config, metadataTable: mdt, instantTime: instant, writes: metadataWriteRecords(input), clock })).completionTime;

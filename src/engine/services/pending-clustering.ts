@@ -1,7 +1,7 @@
-// Pending clustering plans (another engine's table service: lakelet neither runs nor rolls them back) and what a
-// write may do beside them, as Hudi's default `SparkRejectUpdateStrategy`: updates and deletes of a file group in
-// a pending clustering plan are refused (Hudi's HoodieClusteringUpdateException), so are overwrites replacing one;
-// such groups never take inserts as small files. A v8/v9 plan is `<t>.clustering.requested`, a v6 one a
+// Pending clustering plans (lakelet's own, services/clustering.ts, or another engine's) and what a write may do
+// beside them, as Hudi's default `SparkRejectUpdateStrategy`: updates and deletes of a file group in a pending
+// clustering plan are refused (Hudi's HoodieClusteringUpdateException), so are overwrites replacing one; such
+// groups never take inserts as small files. A v8/v9 plan is `<t>.clustering.requested`, a v6 one a
 // `<t>.replacecommit.requested` whose operation is CLUSTER (hudi-format.md §3.3).
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
@@ -23,9 +23,20 @@ function planGroups(plan: unknown): string[] {
   return out;
 }
 
-/** File groups of pending clustering plans, keyed by `fileGroupKey`, with the clustering instant. */
-export async function pendingClusteringGroups(state: TableState): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+/** One pending clustering: its instant, the action of its timeline files and its plan (Avro value model). */
+export interface PendingClustering {
+  instant: string;
+  /** `clustering` (v8/v9) or `replacecommit` (v6). */
+  action: 'clustering' | 'replacecommit';
+  /** The requested file's `clusteringPlan`, as read. */
+  plan: unknown;
+  /** Path of the requested file. */
+  path: string;
+}
+
+/** The pending clustering plans of the timeline, oldest first (a v6 replacecommit counts when its operation is CLUSTER). */
+export async function pendingClusterings(state: TableState): Promise<PendingClustering[]> {
+  const out: PendingClustering[] = [];
   for (const i of state.timeline.pending()) {
     const v8 = i.action === 'clustering';
     if (!v8 && i.action !== 'replacecommit') continue;
@@ -41,8 +52,15 @@ export async function pendingClusteringGroups(state: TableState): Promise<Map<st
     }
     const md = parseRequestedReplaceMetadata(bytes, path);
     if (!v8 && md.operationType !== 'CLUSTER') continue;
-    for (const g of planGroups(md.clusteringPlan)) out.set(g, i.requestedTime);
+    out.push({ instant: i.requestedTime, action: v8 ? 'clustering' : 'replacecommit', plan: md.clusteringPlan, path });
   }
+  return out;
+}
+
+/** File groups of pending clustering plans, keyed by `fileGroupKey`, with the clustering instant. */
+export async function pendingClusteringGroups(state: TableState): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const c of await pendingClusterings(state)) for (const g of planGroups(c.plan)) out.set(g, c.instant);
   return out;
 }
 
@@ -56,6 +74,6 @@ export function checkNoClusteringUpdates(clustering: ReadonlyMap<string, string>
     const instant = clustering.get(g);
     if (instant === undefined) continue;
     const group = g.replace('\u0000', '/');
-    throw new LakeletError('UNSUPPORTED', `write: ${operation} changes file group ${group}, which the pending clustering ${instant} is rewriting; as Hudi's default update strategy (SparkRejectUpdateStrategy), updates to file groups under pending clustering are refused — run or roll back the clustering with Hudi first; nothing was committed`, { instant, value: group, operation });
+    throw new LakeletError('UNSUPPORTED', `write: ${operation} changes file group ${group}, which the pending clustering ${instant} is rewriting; as Hudi's default update strategy (SparkRejectUpdateStrategy), updates to file groups under pending clustering are refused — run the clustering first (lakelet cluster, or Hudi); nothing was committed`, { instant, value: group, operation });
   }
 }

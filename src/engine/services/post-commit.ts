@@ -10,7 +10,7 @@ import { runPendingCompactions, scheduleCompaction } from './compaction.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** The post-commit steps of a write. */
-export type PostCommitService = 'compaction' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction' | 'catalog' | 'commit-callback';
+export type PostCommitService = 'compaction' | 'clustering' | 'clean' | 'archival' | 'record-index' | 'metadata-compaction' | 'catalog' | 'commit-callback';
 
 /**
  * A post-commit step that failed after the write committed. The write's data is committed and visible; the
@@ -37,7 +37,7 @@ export async function runPostCommit(service: PostCommitService, step: () => Prom
 }
 
 /**
- * Post-commit services the options ask for: inline compaction (merge-on-read), then clean, then (on a table with
+ * Post-commit services the options ask for: inline compaction (merge-on-read), then inline clustering, then clean, then (on a table with
  * a metadata table) the MDT's own compaction when due, then archival, then the catalog step (`catalogSync`, `syncTo`).
  * Each runs even when an earlier one failed; failures come back as warnings, never thrown. They share the
  * context's snapshot: its config as the write loaded it, its timeline listed again after the commit and after
@@ -51,6 +51,8 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
       await runPendingCompactions(ctx, options);
     }]);
   }
+  // Inline clustering when due (its code loads only then: services/clustering.ts).
+  if (options.clustering.everyCommits !== undefined) steps.push(['clustering', async () => (await import('./clustering.js')).inlineClustering(ctx, options)]);
   if (options.clean.automatic) steps.push(['clean', () => clean(ctx, { ...options.clean, clock: options.clock, heartbeatTimeoutMs: options.heartbeatTimeoutMs })]);
   // The metadata table's own compaction when due (and its clean), before archival: archival waits for it.
   const known = ctx.current; // the config as the write loaded it (no storage call)

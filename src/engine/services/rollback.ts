@@ -20,6 +20,7 @@ import { reloadTimeline } from '../context.js';
 import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { instantTransition } from '../commit/transitions.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
+import { pendingClusterings } from './pending-clustering.js';
 
 /** What a rollback did. */
 export interface RollbackResult {
@@ -243,7 +244,10 @@ export async function rollbackFailedWrites(loaded: TableState, now?: Date, heart
     await storage.delete(heartbeatPath(plan.instantToRollback.commitTime));
     state = await reloadTimeline(state);
   }
-  for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action))) {
+  // A pending clustering (a v6 replacecommit whose plan is CLUSTER) is a table service: re-run, not rolled back,
+  // as Hudi leaves pending clustering out of its failed-write rollback.
+  const clusterings = new Set((await pendingClusterings(state)).map((c) => c.instant));
+  for (const pending of state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action) && !clusterings.has(i.requestedTime))) {
     // A pending write whose writer still beats its heartbeat is running elsewhere: leave it alone.
     if (!(await heartbeatExpired(storage, pending.requestedTime, heartbeatTimeoutMs, clock))) continue;
     const done = await rollbackPendingWrite(state, pending.requestedTime, { ...(now && { now }), clock, heartbeatTimeoutMs }, false);

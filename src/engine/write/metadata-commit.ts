@@ -4,8 +4,7 @@
 // committed view as it is now under the lock), the records per MDT file group, and the MDT deltacommit named
 // after the data instant. The data instant then completes after the MDT deltacommit's completion time.
 import { LakeletError } from '../../errors.js';
-import type { FileSystemView } from '../../file-group/file-system-view.js';
-import { fileGroupKey } from '../../file-group/file-slice.js';
+import { withoutReplaced } from '../../file-group/replaced-view.js';
 import { parseMetadataPartitions } from '../../metadata/metadata-partitions.js';
 import type { RecordIndexUpsert } from '../../metadata/metadata-write-records.js';
 import { withMetaFields } from '../../schema/table-schema.js';
@@ -43,15 +42,6 @@ export async function metadataRecordIndexChanges(commit: CommittedWrite): Promis
     upserts: changes.added.map((a) => ({ key: a.key, partitionPath: a.location.partitionPath, fileId: a.location.fileId })),
     deletes: changes.removed.map((r) => r.key),
   };
-}
-
-/** `view` without the file groups an overwrite replaces (partition stats cover the slices that stay live). */
-function withoutReplaced(view: FileSystemView, replaced: ReadonlyMap<string, readonly string[]>): FileSystemView {
-  if (replaced.size === 0) return view;
-  const gone = new Set([...replaced].flatMap(([p, ids]) => ids.map((id) => fileGroupKey(p, id))));
-  const filtered = Object.create(view) as FileSystemView;
-  filtered.latestSlices = (options) => view.latestSlices(options).filter((s) => !gone.has(fileGroupKey(s.partitionPath, s.fileId)));
-  return filtered;
 }
 
 /** Does the table keep a metadata table lakelet writes to (v8/v9 listing metadata partitions)? */

@@ -9,6 +9,7 @@ import type { CleanOptions } from '../services/clean.js';
 import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { systemClock, type Clock } from '../clock.js';
+import type { ClusteringOptions } from '../../plan/clustering-plan.js';
 import { resolveCommitCallback, type CommitCallbackOptions, type ResolvedCommitCallback } from '../commit/commit-callback-options.js';
 import { checkCatalogOptions, type CatalogSyncOption, type HiveSyncTarget } from '../../catalog/catalog-options.js';
 
@@ -43,6 +44,13 @@ export interface WriteOptions extends Partial<FileSizing> {
    * (default 5) deltacommits accumulated since the last one, or the logs reach `logBytes`.
    */
   compaction?: { inline?: boolean; deltaCommits?: number; logBytes?: number };
+  /**
+   * Clustering after writes (Hudi's inline clustering, default off): with `inline: { everyCommits: N }` a clustering
+   * is scheduled and run once N writes completed since the last one; the other fields are its options (see
+   * `ClusteringOptions`: small-file limit, target file size, sort columns, layout). A failing clustering is a
+   * `clustering` warning on the write's result, never a failure of the committed write.
+   */
+  clustering?: { inline?: { everyCommits: number } } & ClusteringOptions;
   /** Cleaning after each commit (`automatic`, default true) and its policy (KEEP_LATEST_COMMITS, 10 commits). */
   clean?: { automatic?: boolean } & Omit<CleanOptions, 'now'>;
   /** Archival after each commit (`automatic`, default true), keeping 20–30 commits on the active timeline. */
@@ -94,6 +102,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   schema: unknown;
   onProgress: (progress: WriteProgress) => void;
   compaction: { inline: boolean; deltaCommits: number; logBytes: number | undefined };
+  /** Inline clustering: every `everyCommits` writes (undefined: off), with these options (validated when it runs). */
+  clustering: { everyCommits: number | undefined; options: ClusteringOptions };
   clean: { automatic: boolean } & Omit<CleanOptions, 'now'>;
   archive: { automatic: boolean } & ArchivalOptions;
   heartbeatTimeoutMs: number;
@@ -118,6 +128,15 @@ const positive = (name: string, v: number | undefined, fallback: number): number
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new LakeletError('INVALID_ARGUMENT', `write: ${name} must be a positive number, got ${String(v)}`, { field: name, value: v });
   return v;
 };
+
+/** The inline clustering setting: `everyCommits` a positive integer when given. */
+function resolveInlineClustering(c: WriteOptions['clustering']): ResolvedWriteOptions['clustering'] {
+  const { inline, ...options } = c ?? {};
+  if (inline === undefined) return { everyCommits: undefined, options };
+  const n = inline?.everyCommits;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) throw new LakeletError('INVALID_ARGUMENT', `write: clustering.inline.everyCommits must be a positive integer, got ${String(n)}`, { field: 'clustering.inline.everyCommits', value: n });
+  return { everyCommits: n, options };
+}
 
 /** Merge per-write options over table defaults and Hudi's, validating them (no pool: the engine context adds it). */
 export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): ResolvedWriteOptions {
@@ -146,6 +165,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
       deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
       logBytes: o.compaction?.logBytes === undefined ? undefined : positive('compaction.logBytes', o.compaction.logBytes, 1),
     },
+    clustering: resolveInlineClustering(o.clustering),
     heartbeatTimeoutMs: o.heartbeatTimeoutMs === 0 ? 0 : positive('heartbeatTimeoutMs', o.heartbeatTimeoutMs, 60_000),
     retryOnConflict: o.retryOnConflict === undefined || o.retryOnConflict === 0 ? 0 : Math.floor(positive('retryOnConflict', o.retryOnConflict, 0)),
     clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
