@@ -22,6 +22,7 @@ export { avroSchemaToJson } from './format/avro/schema.js';
 export { hiveSyncStatements } from './catalog/hive-sync.js';
 export { dropTable, listTables, registerTable } from './catalog/catalog.js';
 export { hiveMetastoreHttp } from './catalog/metastore-http.js';
+export { expect, notNull, rowCount, unique } from './engine/validators/builtins.js';
 export type { HiveSyncOptions } from './catalog/hive-sync.js';
 export type { CatalogEntry } from './catalog/catalog-file.js';
 export type { DropTableOptions, RegisterTableOptions } from './catalog/catalog.js';

@@ -123,6 +123,8 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     // 7. Commit.
     options.onProgress({ phase: 'commit', done: 0, total: 1 });
     const commit: WriteCommit = { operation: op, results, replaced, touched: touchedFileGroups(plan, replaced), schema: prepared.merge.schema };
+    // Pre-commit validators (Hudi's hoodie.precommit.validators): a failure is ABORTED, rolled back below.
+    if (options.validators.length > 0) await (await import('../validators/validator.js')).runPreCommitValidators(options.validators, { state, inflight, commit, records, options, lookup: (rs) => index.tag({ state, operation: 'UPSERT', records: rs, byKey: false, slices, sliceOf, merge: prepared.merge, options: { ...options, onProgress: () => undefined } }) });
     if (hasMetadataTable(state)) {
       const committedWrite = { state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options };
       commit.recordIndexChanges = () => metadataRecordIndexChanges(committedWrite);

@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { ClusteringOptions } from '../../plan/clustering-plan.js';
 import { resolveCommitCallback, type CommitCallbackOptions, type ResolvedCommitCallback } from '../commit/commit-callback-options.js';
 import { checkCatalogOptions, type CatalogSyncOption, type HiveSyncTarget } from '../../catalog/catalog-options.js';
+import { checkValidators, type PreCommitValidator } from '../validators/validator-options.js';
 
 /** Progress of a long write. */
 export interface WriteProgress {
@@ -89,6 +90,12 @@ export interface WriteOptions extends Partial<FileSizing> {
    * it is a `commit-callback` warning on the result. See `CommitCallbackOptions`.
    */
   commitCallback?: CommitCallbackOptions;
+  /**
+   * Pre-commit validators (Hudi's `hoodie.precommit.validators`), run in order after the files are written and
+   * before the commit: one that fails rolls the write back and it rejects with `ABORTED` (default none; a
+   * write's list replaces the table's). See `notNull`, `unique`, `rowCount`, `expect`.
+   */
+  validators?: readonly PreCommitValidator[];
 }
 
 /** Options with every default filled in. */
@@ -121,6 +128,7 @@ export interface ResolvedWriteOptions extends FileSizing {
   syncTo: HiveSyncTarget | undefined;
   /** The HTTP commit callback, validated (undefined: none). */
   commitCallback: ResolvedCommitCallback | undefined;
+  validators: readonly PreCommitValidator[];
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -177,5 +185,6 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     commitCallback: resolveCommitCallback(o.commitCallback),
     catalogSync: o.catalogSync || undefined,
     syncTo: o.syncTo,
+    validators: checkValidators(o.validators),
   };
 }
