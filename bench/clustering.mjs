@@ -1,9 +1,10 @@
 // Clustering (issue 19): a trips table built from many small insert commits (each one new files: small-file
 // filling off), then `table.cluster({ sortColumns: ['ts'] })` — its throughput (input MiB/s, rows/s) — and a
-// filtered query on the sort column before and after: the base files it opens (their footers), the files whose
-// data pages it reads, requests and bytes, counted by a wrapper around the node-fs storage. The query's rows and a
-// full snapshot must be the same before and after, or the bench fails. Asserts nothing about timing.
-// Standalone: `node bench/clustering.mjs [--commits 200] [--rows-per-commit 500] [--target-kib N] [--json]`
+// filtered query on the sort column before and after: the base files whose ts statistics may match it, the files
+// lakelet opens (on v9 the MDT's column_stats skip files), requests and bytes, counted by a wrapper around the
+// node-fs storage. The query's rows and a full snapshot must be the same before and after, or the bench fails.
+// Asserts nothing about timing.
+// Standalone: `node bench/clustering.mjs [--commits 200] [--rows-per-commit 500] [--table-version 9] [--target-kib N] [--json]`
 // (needs `npm run build`, or LAKELET_DIST); `npm run bench` runs it in a child process (`runClusteringPart`).
 import { spawn } from 'node:child_process';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -206,7 +207,7 @@ export function clusteringLines(r) {
   const q = (x) => `${n(x.statsMatch)} of ${n(x.baseFiles)} base files may match by ts stats; lakelet opened ${n(x.filesOpened)}, fetched beyond the footer ${n(x.filesFetchedBeyondFooter)}; ${n(x.requests)} requests, ${mib(x.bytes)}; ${x.seconds.toFixed(2)} s (CPU ${x.cpuSeconds.toFixed(2)} s); ${n(x.rows)} rows`;
   const c = r.cluster;
   return [
-    `clustering (v${r.tableVersion} COW, ${n(r.commits)} insert commits of ${n(r.rowsPerCommit)} rows, ${r.partitions} partitions, built in ${r.buildSeconds.toFixed(1)} s; sortColumns ts, linear):`,
+    `clustering (v${r.tableVersion} COW${r.tableVersion >= 8 ? ' + metadata table' : ''}, ${n(r.commits)} insert commits of ${n(r.rowsPerCommit)} rows, ${r.partitions} partitions, built in ${r.buildSeconds.toFixed(1)} s; sortColumns ts, linear):`,
     `  table          ${n(r.before.baseFiles)} base files, ${mib(r.before.bytes)} → ${n(r.after.baseFiles)} base files, ${mib(r.after.bytes)} (target ${mib(c.targetFileSizeBytes)})`,
     `  cluster()      ${c.seconds.toFixed(2)} s (CPU ${c.cpuSeconds.toFixed(2)} s): ${c.inputMiBPerSecond.toFixed(2)} MiB/s of input, ${n(Math.round(c.rowsPerSecond))} rows/s; ${n(c.fileGroupsReplaced)} file groups replaced, ${n(c.fileGroupsWritten)} written, ${n(c.recordsWritten)} records, ${mib(c.bytesWritten)}`,
     `  query ${r.filter}`,
@@ -225,7 +226,7 @@ if (process.argv[1] === SELF) {
       const i = args.indexOf(name);
       return i >= 0 ? Number(args[i + 1]) : dflt;
     };
-    const r = await runClusteringPart({ commits: opt('--commits', 200), rowsPerCommit: opt('--rows-per-commit', 500), targetKib: opt('--target-kib', undefined), tableVersion: opt('--table-version', undefined) });
+    const r = await runClusteringPart({ commits: opt('--commits', 200), rowsPerCommit: opt('--rows-per-commit', 500), targetKib: opt('--target-kib', undefined), tableVersion: opt('--table-version', 9) });
     if (args.includes('--json')) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
     else process.stdout.write(`${clusteringLines(r).join('\n')}\n`);
   }
