@@ -101,6 +101,10 @@ describe('reads across schema evolution', () => {
         // A filter on a promoted column finds old rows (their file's statistics are ints).
         expect((await rowsOf(table, { filters: ['n = 5'] })).map((r) => r.id)).toEqual(['a']);
         expect((await rowsOf(table, { filters: ['bin = b-c'] })).map((r) => r.id)).toEqual(['c']);
+        // The same on the untouched old2 file, whose row-group statistics are of A's types.
+        for (const [filter, ids] of [['n = 7', ['c']], ['n >= 7', ['b', 'c', 'd']], ['l = 7000', ['c']], ['l > 6999.5', ['c']], ['i2d = 8', ['c']], ['amount = 12.5', ['a', 'c']], ['amount > 12.4999', ['a', 'c']]] as const) {
+          expect((await rowsOf(table, { filters: [filter] })).map((r) => r.id), filter).toEqual(ids);
+        }
 
         // Arrow output carries B's types for the old rows too.
         const arrow = await table.query({ columns: ['id', 'n', 'l', 'bin', 'amount', 'rider', 'extra'] });
