@@ -19,6 +19,7 @@ export { MicrosDate } from './schema/timestamp-micros.js';
 export { jsonRow } from './schema/json-row.js';
 export { META_FIELDS } from './schema/table-schema.js';
 export { avroSchemaToJson } from './format/avro/schema.js';
+export { evolveSchemaForRows } from './schema/evolve-for-rows.js';
 export { hiveSyncStatements } from './catalog/hive-sync.js';
 export { dropTable, listTables, registerTable } from './catalog/catalog.js';
 export { hiveMetastoreHttp } from './catalog/metastore-http.js';

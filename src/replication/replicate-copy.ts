@@ -109,15 +109,17 @@ export class CopyContext {
    * Publish a completed instant file: create it only if absent, so a reader never sees it partial and two
    * replicators cannot both publish. Found already there with the same bytes (an earlier run, or another
    * replicator of this source) is success; other bytes → `CONFLICT`. The source losing the file since the
-   * listing (archived or rolled back meanwhile) → `STORAGE`: run the replication again.
+   * listing (archived or rolled back meanwhile) → `STORAGE`: run the replication again. True when this call
+   * created it.
    */
-  async publish(path: string, instant: string): Promise<void> {
+  async publish(path: string, instant: string): Promise<boolean> {
     const bytes = await this.readSource(path);
     if (bytes === undefined) {
       throw new LakeletError('STORAGE', `replicate: the source's ${path} is gone since it was listed (the source changed while replicating); run replicate again`, { path, instant });
     }
     this.checkAborted();
-    if (await this.target.writeIfAbsent(path, bytes)) {
+    const created = await this.target.writeIfAbsent(path, bytes);
+    if (created) {
       this.filesCopied++;
       this.bytesCopied += bytes.length;
     } else {
@@ -127,6 +129,7 @@ export class CopyContext {
       }
     }
     this.report(path, bytes.length, instant);
+    return created;
   }
 
   /** Delete `path` on the target (missing is fine). */

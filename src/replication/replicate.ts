@@ -27,7 +27,7 @@ export interface ReplicateOptions {
 
 /** What {@link replicate} did. */
 export interface ReplicateResult {
-  /** Completed data-table instant files published on the target, in order. */
+  /** Completed data-table instant files this run published on the target, in order (not those it found there). */
   published: string[];
   /** Completed metadata-table instant files published. */
   metadataPublished: string[];
@@ -164,8 +164,7 @@ export async function replicate(source: Storage, target: Storage, options: Repli
       else if (!(await ctx.copy(path))) throw new LakeletError('STORAGE', `replicate: the source's ${path} is gone since it was listed (the source changed while replicating); run replicate again`, { path });
     }
     if (step.completedFile === undefined) continue;
-    await ctx.publish(timelineFilePathOf(dirs, step.completedFile), step.completedFile);
-    (step.table === 'data' ? result.published : result.metadataPublished).push(step.completedFile);
+    if (await ctx.publish(timelineFilePathOf(dirs, step.completedFile), step.completedFile)) (step.table === 'data' ? result.published : result.metadataPublished).push(step.completedFile);
   }
 
   ctx.phase = 'finish';

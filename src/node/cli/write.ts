@@ -7,7 +7,8 @@ import {
   type CreateTableOptions, type IndexType, type Table, type TableType, type WriteOptions, type WriteResult, type WriteWarning,
 } from '../index.js';
 import { HELP, parseArgs, parseColumnList, UsageError, type OptionSpec } from './args.js';
-import { inputFormatOf, readInputFile, type InputRows } from './input.js';
+import { EVOLVE_SCHEMA_HELP, readWriteInput } from './evolve-schema.js';
+import { inputFormatOf, type InputRows } from './input.js';
 import { keysWithoutRecord, missingKeysLine, readKeysFile } from './keys.js';
 import { OutputSink, type CliOutput } from './output.js';
 import { progressReporter } from './progress.js';
@@ -78,7 +79,7 @@ ${command === 'delete' ? `  --keys <k1,k2,...>     record keys to delete instead
                          With --keys or --keys-file, keys that match no record
                          are named on stderr ("lakelet: warning: ..."); the
                          others are deleted and the exit status is 0
-` : ''}  --callback-url <url>   after the commit, POST Hudi's commit callback message
+` : EVOLVE_SCHEMA_HELP}  --callback-url <url>   after the commit, POST Hudi's commit callback message
                          (JSON) to <url>, as hoodie.write.commit.callback.http.url;
                          a failed or slow (3 s) callback is a warning, not an error
   --callback-api-key <k> its HUDI-CALLBACK-KEY header (default Hudi's
@@ -127,6 +128,7 @@ const WRITE_SPECS: OptionSpec[] = [
   { name: 'keys-file', kind: 'value' },
   { name: 'callback-url', kind: 'value' },
   { name: 'callback-api-key', kind: 'value' },
+  { name: 'evolve-schema', kind: 'flag' },
   { name: 'json', kind: 'flag' },
   { name: 'quiet', short: 'q', kind: 'flag' },
 ];
@@ -305,7 +307,9 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
     const tableSchema = await table.avroSchema();
     const schema = { ...tableSchema, fields: tableSchema.fields.filter((f) => !(META_FIELDS as readonly string[]).includes(f.name)) };
     const hasSchema = schema.fields.length > 0;
-    rows = await readInputFile(input, format, hasSchema ? schema : undefined);
+    const read = await readWriteInput({ path: input, format, schema: hasSchema ? schema : undefined, evolve: args.flags.has('evolve-schema'), command, ...(!args.flags.has('quiet') && { stderr: io.stderr }) });
+    rows = read.rows;
+    if (read.schema !== undefined) options.schema = read.schema;
     // A table without a schema takes a parquet file's own (exact types: dates, maps, decimals) over one inferred from values.
     if (!hasSchema && rows.avroSchema !== undefined && command !== 'delete') options.schema = rows.avroSchema;
   }
