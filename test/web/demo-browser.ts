@@ -53,3 +53,66 @@ export async function withLibrary<T>(page: Page, fn: string, arg: unknown): Prom
   const script = `(async () => { const m = await import(${JSON.stringify(`/@fs${repo}/src/index.ts`)}); return (${fn})(m, ${JSON.stringify(arg)}); })()`;
   return page.evaluate(script) as Promise<T>;
 }
+
+/** Wait until the page settles after an action; fail with the error panel's text if it shows one. */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 90_000 });
+  const state = await page.evaluate(() => document.body.dataset.state);
+  if (state !== 'ready') throw new Error(`page error: ${await page.textContent('#error')}`);
+}
+
+/** What the create form asks (unset fields keep the form's defaults). */
+export interface CreateInUi {
+  name: string;
+  type: 'COPY_ON_WRITE' | 'MERGE_ON_READ';
+  recordKey?: string;
+  ordering?: string;
+  partitions?: string;
+  index?: string;
+  version?: '6' | '9';
+}
+
+/** Create a table through the create form and wait for it to open. */
+export async function createInUi(page: Page, spec: CreateInUi): Promise<void> {
+  await page.fill('#create-name', spec.name);
+  await page.selectOption('#create-type', spec.type);
+  if (spec.recordKey !== undefined) await page.selectOption('#create-key', spec.recordKey);
+  if (spec.ordering !== undefined) await page.selectOption('#create-ordering', spec.ordering);
+  if (spec.partitions !== undefined) await page.selectOption('#create-partitions', spec.partitions);
+  if (spec.index !== undefined) await page.selectOption('#create-index', spec.index);
+  if (spec.version !== undefined) await page.selectOption('#create-version', spec.version);
+  await page.click('#create-button');
+  await ready(page);
+}
+
+/** Run the generator with `rows` rows and the given shares (percent) and wait for it. */
+export async function generateInUi(page: Page, rows: number, shares: { updates?: number; deletes?: number; skewed?: boolean; seed?: number } = {}): Promise<void> {
+  await page.fill('#upsert-count', String(rows));
+  await page.fill('#update-share', String(shares.updates ?? 30));
+  await page.fill('#delete-share', String(shares.deletes ?? 0));
+  await page.selectOption('#distribution', shares.skewed ? 'skewed' : 'uniform');
+  if (shares.seed !== undefined) await page.fill('#seed', String(shares.seed));
+  await page.click('#upsert');
+  await ready(page);
+}
+
+/** The newest line of the write log, by column. */
+export function latestLog(page: Page): Promise<Record<string, string>> {
+  return page.$eval('#write-log-table', (t) => {
+    const table = t as HTMLTableElement;
+    const head = Array.from(table.tHead?.rows[0]?.cells ?? [], (c) => c.textContent ?? '');
+    return Object.fromEntries(Array.from(table.tBodies[0]?.rows[0]?.cells ?? [], (c, i) => [head[i] ?? '', c.textContent ?? '']));
+  });
+}
+
+/** Click `button` (a write or a service) and return the newest write-log line once the page settles. */
+export async function clickAndLog(page: Page, button: string): Promise<Record<string, string>> {
+  await page.click(button);
+  await ready(page);
+  return latestLog(page);
+}
+
+/** The record count the write panel shows. */
+export async function shownCount(page: Page): Promise<number> {
+  return Number(await page.getAttribute('#record-count', 'data-count'));
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchPersistentChromium, openDemoPage, startDemoServer } from './demo-browser.js';
+import { clickAndLog, createInUi, generateInUi, latestLog, launchPersistentChromium, openDemoPage, ready, shownCount, startDemoServer } from './demo-browser.js';
 
 const COW_ZIP = `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`;
 
@@ -33,53 +33,28 @@ afterAll(async () => {
 /** A page with the demo loaded and its OPFS tables listed; page errors are collected. */
 const openPage = () => openDemoPage(context, url, 'body[data-state="empty"] #tables[data-listed]', true);
 
-/** Wait until the page settles after an action; fail with the error panel's text if it shows one. */
-async function ready(page: Page): Promise<void> {
-  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 45_000 });
-  const state = await page.evaluate(() => document.body.dataset.state);
-  if (state !== 'ready') throw new Error(`page error: ${await page.textContent('#error')}`);
-}
-
 async function createTable(page: Page, name: string, type: 'COPY_ON_WRITE' | 'MERGE_ON_READ'): Promise<void> {
-  await page.fill('#create-name', name);
-  await page.selectOption('#create-type', type);
-  await page.click('#create-button');
-  await ready(page);
+  await createInUi(page, { name, type });
 }
 
 async function upsert(page: Page, n: number): Promise<Record<string, string>> {
-  await page.fill('#upsert-count', String(n));
-  await page.click('#upsert');
-  await ready(page);
+  await generateInUi(page, n);
   return latestLog(page);
 }
 
-async function click(page: Page, button: string): Promise<Record<string, string>> {
-  await page.click(button);
-  await ready(page);
-  return latestLog(page);
-}
-
-/** The newest line of the write log, by column. */
-function latestLog(page: Page): Promise<Record<string, string>> {
-  return page.$eval('#write-log-table', (t) => {
-    const table = t as HTMLTableElement;
-    const head = Array.from(table.tHead?.rows[0]?.cells ?? [], (c) => c.textContent ?? '');
-    return Object.fromEntries(Array.from(table.tBodies[0]?.rows[0]?.cells ?? [], (c, i) => [head[i] ?? '', c.textContent ?? '']));
-  });
-}
+const click = clickAndLog;
 
 /** `[requested, action, state]` of each timeline row. */
 function timeline(page: Page): Promise<string[][]> {
   return page.$$eval('#timeline tbody tr', (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => c.textContent ?? '').slice(0, 3)));
 }
 
-const recordCount = async (page: Page) => Number(await page.getAttribute('#record-count', 'data-count'));
+const recordCount = shownCount;
 const shownRows = (page: Page) => page.$$eval('#rows-table tbody tr', (trs) => trs.length);
 const writes = (tl: string[][], action: string) => tl.filter(([, a, s]) => a === action && s === 'completed');
 
 describe('demo page: tables in OPFS', () => {
-  it('creates a copy-on-write table, upserts, updates, savepoints and restores, and keeps it across reloads', async () => {
+  it('creates a copy-on-write table, upserts, updates, savepoints and restores, and keeps it across reloads', { timeout: 300_000 }, async () => {
     const { page, errors } = await openPage();
     await createTable(page, 'trips_cow', 'COPY_ON_WRITE');
     expect(await page.textContent('#config')).toContain('COPY_ON_WRITE');
@@ -144,7 +119,7 @@ describe('demo page: tables in OPFS', () => {
     await again.page.close();
   });
 
-  it('upserts into a merge-on-read table, compacts, rolls back the latest write, and deletes the table', async () => {
+  it('upserts into a merge-on-read table, compacts, rolls back the latest write, and deletes the table', { timeout: 300_000 }, async () => {
     const { page, errors } = await openPage();
     await createTable(page, 'trips_mor', 'MERGE_ON_READ');
     expect(await page.textContent('#config')).toContain('MERGE_ON_READ');
