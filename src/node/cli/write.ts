@@ -12,6 +12,7 @@ import { inputFormatOf, type InputRows } from './input.js';
 import { keysWithoutRecord, missingKeysLine, readKeysFile } from './keys.js';
 import { OutputSink, type CliOutput } from './output.js';
 import { progressReporter } from './progress.js';
+import { parseValidateOptions, VALIDATE_HELP } from './validators.js';
 
 type KeyGeneratorKind = Extract<NonNullable<CreateTableOptions['keyGenerator']>, string>;
 
@@ -84,7 +85,7 @@ ${command === 'delete' ? `  --keys <k1,k2,...>     record keys to delete instead
                          a failed or slow (3 s) callback is a warning, not an error
   --callback-api-key <k> its HUDI-CALLBACK-KEY header (default Hudi's
                          hudi_write_commit_http_callback)
-  --json                 print the result as one JSON document
+${VALIDATE_HELP}  --json                 print the result as one JSON document
   -q, --quiet            no progress on stderr
   -h, --help             this help
 
@@ -128,6 +129,7 @@ const WRITE_SPECS: OptionSpec[] = [
   { name: 'keys-file', kind: 'value' },
   { name: 'callback-url', kind: 'value' },
   { name: 'callback-api-key', kind: 'value' },
+  { name: 'validate', kind: 'list' },
   { name: 'evolve-schema', kind: 'flag' },
   { name: 'json', kind: 'flag' },
   { name: 'quiet', short: 'q', kind: 'flag' },
@@ -300,6 +302,7 @@ export async function writeCommand(command: WriteCommand, argv: string[], io: Wr
   const callbackKey = args.values.get('callback-api-key');
   if (callbackKey !== undefined && callbackUrl === undefined) throw new UsageError('option --callback-api-key needs --callback-url');
   if (callbackUrl !== undefined) options.commitCallback = { url: callbackUrl, ...(callbackKey !== undefined && { apiKey: callbackKey }) };
+  if (args.lists.has('validate')) options.validators = parseValidateOptions(args.lists.get('validate'));
 
   const table = await openForWrite(dir, command);
   let rows: InputRows | undefined;
