@@ -220,7 +220,7 @@ describe('CSV input', () => {
     const before = listing(dir);
     const unknown = await runCli('upsert', dir, '--input', file('unknown.csv', 'id,big,score,note,colour\n2,1,1,a,red\n'));
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toMatch(/^lakelet: input: .*unknown\.csv line 1: column "colour" is not in the table schema \(id, big, ok, score, label, note, price, day, at, tags, raw\)\n$/);
+    expect(unknown.err).toMatch(/^lakelet: input: .*unknown\.csv line 1: column "colour" is not in the table schema \(id, big, ok, score, label, note, price, day, at, tags, raw\); pass --evolve-schema to add it as a nullable column\n$/);
     const short = await runCli('upsert', dir, '--input', file('short.csv', 'id,big,score,note\n2,1,1,a\n3,1,1\n'));
     expect(short.err).toContain('short.csv line 3: 3 fields, but the header has 4');
     const cell = await runCli('upsert', dir, '--input', file('cell.csv', 'id,big,score,note\n2,1,1,a\n3,1,many,b\n'));
