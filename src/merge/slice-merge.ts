@@ -95,7 +95,8 @@ export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unkno
       const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
       rows = await readParquetRows(file, footer, path, { columns });
     }
-    const promoter = input.schema && schemaPromoter(input.schema, dataBlockSchema(block, path));
+    // Records of an older schema read in the table's types; a partial block's absent columns stay absent.
+    const promoter = input.schema && schemaPromoter(input.schema, dataBlockSchema(block, path), partial === undefined);
     if (promoter) for (const row of rows) promoter.row(row);
     if (partial) merger.addPartialRecords(rows, partial);
     else merger.addRecords(rows);

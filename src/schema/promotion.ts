@@ -108,15 +108,16 @@ function shapeKey(type: AvroSchema, seen: Set<string> = new Set()): string {
 /**
  * The promoter of a file written under `fileSchema` (its footer's or log block's writer schema; undefined when
  * unknown: every field is promoted) to `tableSchema`; undefined when the file's fields read as the table's already.
+ * `fillDefaults: false` leaves top-level fields the file lacks out (a partial-update block's absent columns).
  */
-export function schemaPromoter(tableSchema: AvroRecordSchema, fileSchema: AvroSchema | undefined): SchemaPromoter | undefined {
+export function schemaPromoter(tableSchema: AvroRecordSchema, fileSchema: AvroSchema | undefined, fillDefaults = true): SchemaPromoter | undefined {
   const fileFields = fileSchema?.type === 'record' ? new Map(fileSchema.fields.map((f) => [f.name, f.type])) : undefined;
   const promoted: { name: string; promote: ValuePromoter }[] = [];
   const filled: { name: string; value: () => unknown }[] = [];
   for (const f of tableSchema.fields) {
     const old = fileFields?.get(f.name);
     if (fileFields && old === undefined) {
-      if (f.hasDefault && f.default !== null) filled.push({ name: f.name, value: missingValue(f, f.name) });
+      if (fillDefaults && f.hasDefault && f.default !== null) filled.push({ name: f.name, value: missingValue(f, f.name) });
       continue;
     }
     if (old !== undefined && shapeKey(old) === shapeKey(f.type)) continue;

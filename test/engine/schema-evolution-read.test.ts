@@ -160,4 +160,12 @@ describe('mergeSlice: log blocks written under an older schema', () => {
     const raw = await mergeSlice(base, { logs, visibility, merge, columns: undefined });
     expect(raw.rows[0]!.n).toBe(10);
   });
+
+  test('a partial block of an older schema promotes the columns it carries; absent ones keep the base values, defaults aside', async () => {
+    const table = parseRecordSchema({ type: 'record', name: 'r', fields: [key, { name: 'ts', type: 'long' }, { name: 'n', type: 'long' }, { name: 'd', type: 'long', default: 5 }] }, 'test');
+    const partialSchema = { type: 'record', name: 'r', fields: [key, { name: 'ts', type: 'long' }, { name: 'n', type: 'int' }] };
+    const block = encodeLogBlock('AVRO_DATA', { INSTANT_TIME: t(2), SCHEMA: JSON.stringify(partialSchema), IS_PARTIAL: 'true' }, encodeAvroDataBlockContent(partialSchema, [{ _hoodie_record_key: 'a', ts: 2n, n: 9 }]));
+    const merged = await mergeSlice([[{ _hoodie_record_key: 'a', ts: 1n, n: 1n, d: 42n }]], { logs: [{ path: 'p/.f-0_1.log.1_0-1-1', bytes: block }], visibility, merge, columns: undefined, schema: table });
+    expect(merged.rows).toEqual([{ _hoodie_record_key: 'a', ts: 2n, n: 9n, d: 42n }]);
+  });
 });
