@@ -13,6 +13,7 @@ export { opfsStorage } from './storage/opfs.js';
 export { indexedDbStorage } from './storage/indexeddb.js';
 export { withTableWriteLock } from './engine/commit/write-lock.js';
 export { validateTable } from './engine/validate/validate.js';
+export { replicate } from './replication/replicate.js';
 export { LakeletError, isLakeletError } from './errors.js';
 export { parseFilter } from './expr/filter.js';
 export { MicrosDate } from './schema/timestamp-micros.js';

@@ -11,6 +11,7 @@ import { ROW_FORMATS, rowWriter, type RowFormat } from './format.js';
 import { INSPECT_USAGE, inspectTable, inspectText } from './inspect.js';
 import { OutputClosed, OutputSink, type CliOutput } from './output.js';
 import { PUBLISH_USAGE, publishCommand } from './publish.js';
+import { REPLICATE_USAGE, replicateCommand } from './replicate.js';
 import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './services.js';
 import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
 import { VALIDATE_USAGE, validateCommand } from './validate.js';
@@ -37,6 +38,7 @@ Usage:
   lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
 ${SERVICES_SYNOPSIS}
   lakelet publish <dir>
+  lakelet replicate <src> <dst>
   lakelet validate <table> [--json]
   lakelet catalog ddl <table> [--database d] [--base-path s3a://...] [--since <instant>]
   lakelet catalog list <root>
@@ -56,6 +58,7 @@ Commands:
   delete    delete records by key, or the records of the rows in a file
 ${SERVICES_SUMMARY}
   publish   write the listing manifest that static HTTP hosting needs
+  replicate copy the completed instants a copy of the table lacks (dir or s3://)
   validate  check the table against its timeline and metadata table (exit 2
             on any problem)
   catalog   Hive sync statements of a table (ddl), the catalog of a folder of
@@ -101,7 +104,7 @@ bytes base64; structs and maps as objects; arrays as arrays.
 `;
 
 /** Every command, in the order the usage lists them. */
-const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'validate', 'catalog'];
+const COMMANDS = ['inspect', 'query', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'replicate', 'validate', 'catalog'];
 
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
 const INSPECT_SPECS: OptionSpec[] = [HELP, { name: 'json', kind: 'flag' }];
@@ -138,6 +141,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'query': return await queryCommand(rest, io);
       case 'create': return await createCommand(rest, io);
       case 'publish': return await publishCommand(rest, io);
+      case 'replicate': return await replicateCommand(rest, io);
       case 'validate': return await validateCommand(rest, io);
       case 'catalog': return await catalogCommand(rest, io);
       case 'help': return await say(io.stdout, helpText(rest[0]));
@@ -158,6 +162,7 @@ function helpText(command: string | undefined): string {
   if (command === 'inspect') return INSPECT_USAGE;
   if (command === 'create') return CREATE_USAGE;
   if (command === 'publish') return PUBLISH_USAGE;
+  if (command === 'replicate') return REPLICATE_USAGE;
   if (command === 'validate') return VALIDATE_USAGE;
   if (command === 'catalog') return CATALOG_USAGE;
   if (isServiceCommand(command)) return serviceUsage(command);
