@@ -2,7 +2,7 @@
 // (`_hoodie_commit_time`, `_hoodie_record_key`, `_hoodie_partition_path`), the hostile partition values and keys
 // of the sequences, and incremental reads `(from, to]` derived from the model's history.
 import type { Table } from '../../src/index.js';
-import type { Model, Row } from './table-model.js';
+import type { Model, Row } from './table-model-sequence.js';
 
 /**
  * Partition values of the widened sequences (six, like the four plain ones in cost): a plain one, a slash, a
