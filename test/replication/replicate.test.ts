@@ -1,7 +1,8 @@
 // replicate(source, target): first copy, catch-up copies only the new instants, reads and validation of the
 // target equal the source's, on COW and MOR tables of versions 6 and 9 (with the metadata table).
 import { describe, expect, test } from 'vitest';
-import { memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
+import { LakeletError, memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
+import { failure } from '../helpers/expect-error.js';
 import { replicate, type ReplicateResult } from '../../src/replication/replicate.js';
 import { completedFiles, makeTable, QUIET, replicatedTree, row, snapshotRows, storeRows, treeDifferences, type Shape } from './replicate-helpers.js';
 
@@ -82,5 +83,34 @@ describe.each(SHAPES)('replicate $type v$version after writes and services', (sh
     // Nothing left to do: a third run copies, publishes and deletes nothing.
     const again = await replicate(source, once);
     expect({ published: again.published, metadata: again.metadataPublished, copied: again.filesCopied, deleted: again.filesDeleted }).toEqual({ published: [], metadata: [], copied: 0, deleted: 0 });
+  });
+});
+
+describe('replicate: cancellation and options', () => {
+  test('aborted midway (signal) → ABORTED, the target a readable prefix; the next run completes it', async () => {
+    const source = memoryStorage();
+    const table = await makeTable(source, { type: 'MERGE_ON_READ', version: 9 });
+    await table.upsert([row('e', 'y', 1, 5)], QUIET);
+    const target = memoryStorage();
+    const controller = new AbortController();
+    let seen = 0;
+    const err = await replicate(source, target, { signal: controller.signal, onProgress: (p) => { if (p.phase === 'publish' && ++seen === 3) controller.abort(); } }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(LakeletError);
+    expect((err as LakeletError).code).toBe('ABORTED');
+    const done = await completedFiles(target);
+    const all = await completedFiles(source);
+    expect(done.length).toBeLessThan(all.length);
+    expect(done).toEqual(all.slice(0, done.length));
+    expect((await storeRows(target)).length).toBeGreaterThanOrEqual(0); // opens and reads
+    await replicate(source, target);
+    expect(treeDifferences(await replicatedTree(source), await replicatedTree(target))).toEqual([]);
+  });
+
+  test('a read-only target or another mode → UNSUPPORTED; a source without a table → INVALID_TABLE', async () => {
+    const source = memoryStorage();
+    await makeTable(source, { type: 'COPY_ON_WRITE', version: 6 });
+    expect((await failure(replicate(source, memoryStorage({ readOnly: true })))).code).toBe('UNSUPPORTED');
+    expect((await failure(replicate(source, memoryStorage(), { mode: 'pull' as 'push' }))).code).toBe('UNSUPPORTED');
+    expect((await failure(replicate(memoryStorage(), memoryStorage()))).code).toBe('INVALID_TABLE');
   });
 });
