@@ -60,6 +60,8 @@ export interface FileSliceOptions {
 export interface OpenTableOptions {
   /** Where reads list files unless a query says: `metadata` (default) or `storage` (see `QueryOptions.listing`). */
   listing?: ListingMode;
+  /** Pre-commit validators every write through this object runs unless it passes its own (see `WriteOptions.validators`). */
+  validators?: readonly import('./engine/validators/validator.js').PreCommitValidator[];
 }
 
 export type { ListingMode } from './engine/metadata/metadata-listing.js';

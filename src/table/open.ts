@@ -10,10 +10,10 @@ import type { OpenTableOptions } from '../types.js';
 /**
  * Open the Hudi table at the root of `storage`. `options.listing` sets where its reads list files (default
  * `metadata`: the metadata table's `files` partition when the table lists it, else storage; a query's own
- * `listing` option overrides it).
+ * `listing` option overrides it). `options.validators` become the pre-commit validators of its writes.
  */
 export function openTable(storage: Storage, options: OpenTableOptions = {}): Promise<Table> {
-  return Table.open(storage, undefined, options);
+  return Table.open(storage, options.validators ? { validators: options.validators } : undefined, options);
 }
 
 /**

@@ -4,7 +4,7 @@
 // the batch's stats and the table as it reads after the pending commit.
 import { describe, expect, test } from 'vitest';
 import {
-  createTable, expect as expectRecords, memoryStorage, notNull, rowCount, unique, validateTable,
+  createTable, expect as expectRecords, memoryStorage, notNull, openTable, rowCount, unique, validateTable,
   type PendingSnapshot, type PreCommitValidator, type Table, type TableType, type WriteResult,
 } from '../../src/index.js';
 import { failure, thrown } from '../helpers/expect-error.js';
@@ -129,14 +129,31 @@ describe('pre-commit validators: options', () => {
     await expectRejected(t, () => t.upsert([row('d', -1)], { validators: [expectRecords('val > 0')] }), /expect\(val > 0\)/);
   });
 
-  test('unique() follows the index: a key in another partition is a duplicate under a global index only', async () => {
-    const global = await table('COPY_ON_WRITE', 6, { index: 'GLOBAL_SIMPLE' });
-    await expectRejected(global, () => global.insert([row('a', 1, 'p1')], { validators: [unique()] }), /record key "a" \(partition "part=p1"\) is already in the table/);
-    await expectRejected(global, () => global.insert([row('q', 1, 'p0'), row('q', 1, 'p1')], { validators: [unique()] }), /"q" \(partition "part=p1"\) appears more than once/);
-    const local = await table('COPY_ON_WRITE', 6, { index: 'SIMPLE' });
-    await local.insert([row('a', 1, 'p1')], { validators: [unique()] });
-    expect((await contents(local)).filter((r) => r.startsWith('a/'))).toEqual(['a/p0/1', 'a/p1/1']);
+  test('openTable({ validators }) makes them the default of the opened object\'s writes', async () => {
+    const created = await table('MERGE_ON_READ', 9);
+    const t = await openTable(created.storage, { validators: [notNull('val')] });
+    await expectRejected(t, () => t.upsert([row('c', null)]), /notNull\(val\) failed/);
+    await (await openTable(created.storage)).upsert([row('c', null)]);
   });
+
+  for (const index of ['GLOBAL_SIMPLE', 'GLOBAL_BLOOM', 'IN_MEMORY', 'RECORD_INDEX'] as const) {
+    test(`unique() follows the index: a key in another partition is a duplicate under a global index (${index})`, async () => {
+      const global = await table('COPY_ON_WRITE', 6, { index });
+      await expectRejected(global, () => global.insert([row('a', 1, 'p1')], { validators: [unique()] }), /record key "a" \(partition "part=p1"\) is already in the table/);
+      await expectRejected(global, () => global.insert([row('q', 1, 'p0'), row('q', 1, 'p1')], { validators: [unique()] }), /"q" \(partition "part=p1"\) appears more than once/);
+      await global.insert([row('r', 1, 'p1')], { validators: [unique()] });
+      await expectRejected(global, () => global.bulkInsert([row('r', 2, 'p0')], { validators: [unique()] }), /record key "r" \(partition "part=p0"\) is already in the table/);
+    });
+  }
+
+  for (const index of ['SIMPLE', 'BLOOM'] as const) {
+    test(`unique() follows the index: the same key in another partition is no duplicate under a partitioned index (${index})`, async () => {
+      const local = await table('MERGE_ON_READ', 6, { index });
+      await local.insert([row('a', 1, 'p1')], { validators: [unique()] });
+      expect((await contents(local)).filter((r) => r.startsWith('a/'))).toEqual(['a/p0/1', 'a/p1/1']);
+      await expectRejected(local, () => local.bulkInsert([row('a', 3, 'p1')], { validators: [unique()] }), /record key "a" \(partition "part=p1"\) is already in the table/);
+    });
+  }
 
   test('validators run in order and stop at the first failure; an ABORTED write is not retried on conflict', async () => {
     const t = await table('MERGE_ON_READ', 6);
