@@ -14,9 +14,12 @@ const launchOptions = {
   headless: true,
 };
 
-/** Starts the demo's Vite dev server on a free port; returns it and the URL it serves the demo at. */
+/**
+ * Starts the demo's Vite dev server on a free port; returns it and the URL it serves the demo at. No file watching
+ * and no HMR: an edit of src/ during a run must not reload the page under a test.
+ */
 export async function startDemoServer(): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false }, logLevel: 'warn' });
+  const server = await createServer({ configFile: `${repo}/vite.config.ts`, server: { port: 0, strictPort: false, hmr: false, watch: null }, logLevel: 'warn' });
   await server.listen();
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite: no local URL');
