@@ -1,7 +1,7 @@
 // Executing a clustering plan's groups (issue 19): each group's file slices read merged (the base file and, on
 // merge-on-read, its committed log blocks), the rows sorted by the plan's sort columns and layout
-// (plan/layout-sort.ts) and cut into `numOutputFileGroups` runs, each written as the base file of a NEW file
-// group at the clustering instant. Rows keep their `_hoodie_commit_time` and seqno (the plan's
+// (plan/layout-sort.ts) and cut into runs of about the plan's target size, each written as the base file of a
+// NEW file group at the clustering instant. Rows keep their `_hoodie_commit_time` and seqno (the plan's
 // preserveHoodieMetadata); only `_hoodie_file_name` becomes the new file's name (hudi-format.md §5).
 import { LakeletError } from '../../errors.js';
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
@@ -14,6 +14,7 @@ import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import { readFileSlice, type SliceReadContext } from '../read/file-slice-reader.js';
 import type { TableState } from '../table-state.js';
 import { mergeBucket } from '../write/merge-handle.js';
+import { mergeFileGroupRows, type MergeFileGroupSpec } from '../../merge/cow-merge.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** Base-file writer settings a clustering run writes its files with. */
@@ -40,6 +41,9 @@ export function planSort(plan: ClusteringPlan): { columns: string[]; layout: str
   return { columns, layout };
 }
 
+/** Rows encoded to estimate the bytes a row takes in the new files. */
+const SAMPLE_ROWS = 256;
+
 /** `rows` cut into `n` runs of near-equal length, in order (fewer when there are fewer rows). */
 function runsOf<T>(rows: readonly T[], n: number): T[][] {
   const count = Math.max(1, Math.min(n, rows.length));
@@ -49,6 +53,20 @@ function runsOf<T>(rows: readonly T[], n: number): T[][] {
     if (run.length > 0) out.push(run);
   }
   return out;
+}
+
+/**
+ * How many files a group's `rows` are written into. The plan sized the group by its input files' bytes, which
+ * count each small file's own footer and bloom filter: the output of `planned` files would each fall well short
+ * of the target. The target the plan implies (input bytes / planned files) is divided into the bytes the rows
+ * take once encoded, estimated from a sample, as Hudi's writers roll over to a new file at the target size.
+ */
+async function outputFileCount(spec: Omit<MergeFileGroupSpec, 'taskId' | 'fileName' | 'collectKeys'>, rows: readonly Record<string, unknown>[], planned: number, inputBytes: number): Promise<number> {
+  if (planned <= 1 || rows.length === 0 || inputBytes <= 0) return Math.max(1, planned);
+  const sample = rows.slice(0, SAMPLE_ROWS);
+  const encoded = await mergeFileGroupRows({ ...spec, taskId: 0, fileName: 'sample.parquet', collectKeys: false, mergedRows: [...sample] }, undefined);
+  const estimate = (encoded.bytes.length / sample.length) * rows.length;
+  return Math.max(1, Math.min(rows.length, Math.ceil(estimate / (inputBytes / planned))));
 }
 
 /**
@@ -78,6 +96,7 @@ export async function writeClusteredFiles(state: TableState, instant: string, pl
     await beat();
     const rows: Record<string, unknown>[] = [];
     let partitionPath: string | undefined;
+    let inputBytes = 0;
     for (const planned of group.slices) {
       const slice = live.get(fileGroupKey(planned.partitionPath, planned.fileId));
       if (!slice) {
@@ -87,6 +106,7 @@ export async function writeClusteredFiles(state: TableState, instant: string, pl
         throw new LakeletError('CORRUPT_FILE', `clustering: plan ${instant} groups file groups of partitions ${partitionPath} and ${slice.partitionPath}; a clustering group holds one partition`, { instant, value: slice.partitionPath });
       }
       partitionPath = slice.partitionPath;
+      inputBytes += slice.baseFile ? slice.baseFile.size : slice.logFiles.reduce((n, l) => n + l.size, 0);
       for (const row of await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false })) rows.push(row);
       const ids = out.replaced.get(slice.partitionPath) ?? [];
       ids.push(slice.fileId);
@@ -95,14 +115,17 @@ export async function writeClusteredFiles(state: TableState, instant: string, pl
     }
     if (partitionPath === undefined) continue;
     const sorted = sort.columns.length === 0 ? rows : Array.from(layoutOrderOfRows(rows, sort.columns, sort.layout), (i) => rows[i]!);
-    for (const run of runsOf(sorted, group.numOutputFileGroups)) {
+    const spec = {
+      instantTime: instant, partitionPath, updates: new Map(), inserts: [], schema,
+      mergeMode: config.recordMergeMode, orderingFields: ordering.orderingFields, orderingKinds: ordering.orderingKinds,
+      writer: { codec: writer.codec, rowGroupRows: writer.rowGroupRows, bloomFilter: writer.bloomFilter },
+    };
+    const files = await outputFileCount(spec, sorted, group.numOutputFileGroups, inputBytes);
+    for (const run of runsOf(sorted, files)) {
       await beat();
       const fileId = `${crypto.randomUUID()}-0`;
       const written = await mergeBucket({
-        storage, instantTime: instant, taskId: taskId++, partitionPath, fileId, base: undefined,
-        updates: new Map(), inserts: [], mergedRows: run, schema,
-        mergeMode: config.recordMergeMode, orderingFields: ordering.orderingFields, orderingKinds: ordering.orderingKinds,
-        writer: { codec: writer.codec, rowGroupRows: writer.rowGroupRows, bloomFilter: writer.bloomFilter },
+        ...spec, storage, taskId: taskId++, fileId, base: undefined, mergedRows: run,
         beforeWrite: (path) => storage.write(markerPath(instant, path, 'CREATE'), new Uint8Array(0)),
       });
       // As Hudi's clustering write stats: every record an insert into a new file group.
