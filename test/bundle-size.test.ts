@@ -35,6 +35,8 @@ const LAZY_UNUSED: { name: string; facade: RegExp }[] = [
   { name: 'commit-callback', facade: /src\/engine\/commit\/write-callback\.ts$/ },
   // Clustering (table.cluster, inline clustering): loaded only when a clustering runs.
   { name: 'clustering', facade: /src\/(table|engine\/services)\/clustering\.ts$/ },
+  // Pre-commit validators (engine/validators/validator.ts): loaded only by writes with validators.
+  { name: 'validators', facade: /src\/engine\/validators\/validator\.ts$/ },
 ];
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -72,7 +74,7 @@ describe('bundle size', () => {
     }
     console.log(`bundle-size: openTable+rows+upsert on OPFS = ${kb(gzip)} gzip (${kb(minified)} minified, ${counted.size} chunks); lazy, not loaded: ${[...skipped].map(([n, b]) => `${n} ${kb(b)} gzip`).join(', ')}; WASM not counted`);
     // Arrow and the extra decompressors exist as lazy chunks, and nothing counted holds them.
-    expect([...skipped.keys()].sort()).toEqual(['arrow', 'catalog', 'clustering', 'commit-callback', 'commit-event', 'hyparquet-compressors', 'metadata-table']);
+    expect([...skipped.keys()].sort()).toEqual(['arrow', 'catalog', 'clustering', 'commit-callback', 'commit-event', 'hyparquet-compressors', 'metadata-table', 'validators']);
     const countedModules = [...counted].flatMap((c) => Object.keys(c.modules));
     expect(countedModules.filter((m) => m.includes('node_modules/apache-arrow/') || m.includes('node_modules/hyparquet-compressors/'))).toEqual([]);
     expect(gzip).toBeLessThanOrEqual(LIMIT);
