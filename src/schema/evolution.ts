@@ -13,7 +13,7 @@ export const PROMOTIONS: Readonly<Record<string, readonly string[]>> = {
   long: ['int'],
   float: ['int', 'long'],
   double: ['int', 'long', 'float'],
-  string: ['bytes'],
+  string: ['bytes', 'int', 'long', 'float', 'double'],
   bytes: ['string'],
 };
 
@@ -99,10 +99,10 @@ function recordIncompatibility(from: AvroRecordSchema, to: AvroRecordSchema, pat
  * without rewriting its files, as Hudi's schema-on-write does (AvroSchemaCompatibility), throwing
  * `INVALID_ARGUMENT` naming the first offending (dotted) field and both types. Allowed: new fields that are
  * nullable or have a default (at any depth, in any position), field order changes, int → long/float/double,
- * long → float/double, float → double, bytes ↔ string, required → nullable, new enum symbols, decimal widening
- * (scale and integer digits may grow; a fixed decimal keeps its size). Refused: removed fields, nullable →
- * required, narrowing, int/long → decimal, numbers → string (Hudi 0.x refuses it and its readers could not read
- * the old files), logical-type changes and any other type change.
+ * long → float/double, float → double, int/long/float/double → string (Hudi 0.14+), bytes ↔ string, required →
+ * nullable, new enum symbols, decimal widening (scale and integer digits may grow; a fixed decimal keeps its
+ * size). Refused: removed fields, nullable → required, narrowing, int/long → decimal, string → numbers,
+ * logical-type changes (date → string included, which Hudi's check lets through) and any other type change.
  */
 export function checkSchemaEvolution(oldSchema: AvroRecordSchema, newSchema: AvroRecordSchema): void {
   const problem = recordIncompatibility(oldSchema, newSchema, '', new Set());

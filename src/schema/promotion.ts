@@ -1,12 +1,13 @@
 // Reading values a file wrote under an older table schema as the table's current types: Hudi's schema-on-write
-// promotions (int → long/float/double, long → float/double, float → double, bytes ↔ string, decimal widening,
-// and int/long → decimal from schema-on-read writers) and the defaults (else null) of fields the file lacks, at
-// any depth. One promoter per (table schema, file schema) pair, for row objects and for column vectors.
+// promotions (int → long/float/double/string, long → float/double/string, float → double/string, double → string,
+// bytes ↔ string, decimal widening; int/long → decimal from schema-on-read writers) and the defaults (else null)
+// of fields the file lacks, at any depth. One promoter per (table schema, file schema), for rows and column vectors.
 import { parseAvroSchema, type AvroRecordSchema, type AvroSchema } from '../format/avro/schema.js';
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import { defaultValue } from './defaults.js';
 import { isPlainObject } from './row-errors.js';
 import { formatDecimal } from './values.js';
+import { javaDoubleText, javaFloatText } from './java-number-text.js';
 
 /** Turns a value of any older type Hudi promotes to one type into that type's value. */
 type ValuePromoter = (value: unknown) => unknown;
@@ -37,8 +38,31 @@ function missingValue(field: AvroRecordSchema['fields'][number], path: string): 
   return typeof value === 'object' && value !== null ? () => defaultValue(field.type, field.default, path) : () => value;
 }
 
-/** The promoter of values into `type`; undefined when no older type Hudi accepts reads differently. */
-function valuePromoter(type: AvroSchema, path: string, seen: Set<AvroSchema>): ValuePromoter | undefined {
+/** The single non-null branch of a nullable union (or the type itself); undefined for other unions and unknown. */
+function nonNull(type: AvroSchema | undefined): AvroSchema | undefined {
+  if (type?.type !== 'union') return type;
+  const branches = type.branches.filter((b) => b.type !== 'null');
+  return branches.length === 1 ? branches[0] : undefined;
+}
+
+/** Numbers as text: as Java's String.valueOf gives them for the old type (`old` unknown: by the value). */
+function numberText(old: AvroSchema | undefined): ValuePromoter {
+  const kind = old?.type;
+  return (v) => {
+    if (typeof v === 'bigint') return String(v);
+    if (typeof v !== 'number') return v instanceof Uint8Array ? utf8Decoder.decode(v) : v;
+    if (kind === 'float') return javaFloatText(v);
+    if (kind === 'double' || (kind === undefined && !Number.isInteger(v))) return javaDoubleText(v);
+    return String(v);
+  };
+}
+
+/**
+ * The promoter of values into `type` from `old` (the file's type at that place; undefined when unknown: by the
+ * values); undefined when no older type Hudi accepts reads differently.
+ */
+function valuePromoter(type: AvroSchema, old: AvroSchema | undefined, path: string, seen: Set<AvroSchema>): ValuePromoter | undefined {
+  const was = nonNull(old);
   if ('logicalType' in type && type.logicalType?.name === 'decimal') {
     const { scale } = type.logicalType;
     const factor = 10n ** BigInt(scale);
@@ -54,25 +78,28 @@ function valuePromoter(type: AvroSchema, path: string, seen: Set<AvroSchema>): V
     case 'long': return (v) => (typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : v);
     case 'float': return (v) => (typeof v === 'bigint' ? Math.fround(Number(v)) : v);
     case 'double': return (v) => (typeof v === 'bigint' ? Number(v) : v);
-    case 'string': return (v) => (v instanceof Uint8Array ? utf8Decoder.decode(v) : v);
+    case 'string': return numberText(was);
     case 'bytes': return (v) => (typeof v === 'string' ? utf8Encoder.encode(v) : v);
     case 'union': {
-      const branches = type.branches.filter((b) => b.type !== 'null');
-      const inner = branches.length === 1 ? valuePromoter(branches[0] as AvroSchema, path, seen) : undefined;
+      const inner = nonNull(type) === undefined ? undefined : valuePromoter(nonNull(type) as AvroSchema, was, path, seen);
       return inner && ((v) => (v === null || v === undefined ? null : inner(v)));
     }
     case 'array': {
-      const items = valuePromoter(type.items, `${path}[]`, seen);
+      const items = valuePromoter(type.items, was?.type === 'array' ? was.items : undefined, `${path}[]`, seen);
       return items && ((v) => (Array.isArray(v) ? v.map(items) : v));
     }
     case 'map': {
-      const values = valuePromoter(type.values, `${path}{}`, seen);
+      const values = valuePromoter(type.values, was?.type === 'map' ? was.values : undefined, `${path}{}`, seen);
       return values && ((v) => (isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, values(x)])) : v));
     }
     case 'record': {
       if (seen.has(type)) return undefined; // a recursive record: its inner levels are left as read
       seen.add(type);
-      const fields = type.fields.map((f) => ({ name: f.name, promote: valuePromoter(f.type, `${path}.${f.name}`, seen), missing: missingValue(f, `${path}.${f.name}`) }));
+      const oldFields = was?.type === 'record' ? was.fields : undefined;
+      const fields = type.fields.map((f) => {
+        const at = `${path}.${f.name}`;
+        return { name: f.name, promote: valuePromoter(f.type, oldFields?.find((o) => o.name === f.name)?.type, at, seen), missing: missingValue(f, at) };
+      });
       seen.delete(type);
       return (v) => {
         if (!isPlainObject(v)) return v;
@@ -121,7 +148,7 @@ export function schemaPromoter(tableSchema: AvroRecordSchema, fileSchema: AvroSc
       continue;
     }
     if (old !== undefined && shapeKey(old) === shapeKey(f.type)) continue;
-    const promote = valuePromoter(f.type, f.name, new Set());
+    const promote = valuePromoter(f.type, old, f.name, new Set());
     if (promote) promoted.push({ name: f.name, promote });
   }
   if (promoted.length === 0 && filled.length === 0) return undefined;

@@ -29,6 +29,7 @@ const SCHEMA_A = {
     { name: 'bin', ...nullable('bytes') }, { name: 's', ...nullable('string') }, { name: 'amount', ...nullable(decimal(10, 2)) },
     { name: 'rider', ...nullable(rider([{ name: 'age', type: 'int' }])) },
     { name: 'tags', type: { type: 'array', items: 'int' }, default: [] },
+    { name: 'i2s', type: 'int', default: 0 }, { name: 'd2s', ...nullable('double') },
   ],
 };
 const SCHEMA_B = {
@@ -38,6 +39,7 @@ const SCHEMA_B = {
     { name: 'bin', ...nullable('string') }, { name: 's', ...nullable('bytes') }, { name: 'amount', ...nullable(decimal(12, 4)) },
     { name: 'rider', ...nullable(rider([{ name: 'age', type: 'long' }, { name: 'x', ...nullable('string') }])) },
     { name: 'tags', type: { type: 'array', items: 'long' }, default: [] },
+    { name: 'i2s', type: 'string', default: '' }, { name: 'd2s', ...nullable('string') },
     { name: 'extra', ...nullable('string') },
   ],
 };
@@ -45,16 +47,16 @@ const SCHEMA_B = {
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const rowA = (id: string, p: string, n: number) => ({
   id, ts: 1n, p, n, i2d: n + 1, l: BigInt(n) * 1000n, f: 1.5, bin: utf8(`b-${id}`), s: `s-${id}`, amount: '12.50',
-  rider: { age: n }, tags: [n, n + 1],
+  rider: { age: n }, tags: [n, n + 1], i2s: n, d2s: n * 1e9,
 });
 const rowB = (id: string, p: string, n: bigint) => ({
   id, ts: 2n, p, n, i2d: 0.25, l: 2.5, f: 2.25, bin: `B-${id}`, s: utf8(`S-${id}`), amount: '1.2345',
-  rider: { age: n, x: 'new' }, tags: [n], extra: `e-${id}`,
+  rider: { age: n, x: 'new' }, tags: [n], i2s: `i${n}`, d2s: 'text', extra: `e-${id}`,
 });
 /** Row `rowA(id, p, n)` as read under schema B. */
 const promotedA = (id: string, p: string, n: number) => ({
   id, ts: 1n, p, n: BigInt(n), i2d: n + 1, l: n * 1000, f: 1.5, bin: `b-${id}`, s: utf8(`s-${id}`), amount: '12.5000',
-  rider: { age: BigInt(n), x: null }, tags: [BigInt(n), BigInt(n + 1)], extra: null,
+  rider: { age: BigInt(n), x: null }, tags: [BigInt(n), BigInt(n + 1)], i2s: String(n), d2s: `${n}.0E9`, extra: null,
 });
 
 const DATA = SCHEMA_B.fields.map((f) => f.name);
@@ -86,12 +88,12 @@ describe('reads across schema evolution', () => {
         const table = await createTable(storage, { name: 'trips', type, tableVersion, recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], schema: SCHEMA_A });
         await table.upsert([rowA('a', 'old', 5), rowA('b', 'old', 6), rowA('c', 'old2', 7)]);
 
-        // A refused change (int → string): nothing is written, the next valid write succeeds.
+        // A refused change (int → boolean): nothing is written, the next valid write succeeds.
         const before = await treeSnapshot(storage);
-        const narrowed = { ...SCHEMA_A, fields: SCHEMA_A.fields.map((f) => (f.name === 'n' ? { name: 'n', type: 'string' } : f)) };
-        const err = await failure(table.upsert([{ ...rowA('z', 'old', 1), n: 'x' }], { schema: narrowed }));
+        const refused = { ...SCHEMA_A, fields: SCHEMA_A.fields.map((f) => (f.name === 'n' ? { name: 'n', type: 'boolean' } : f)) };
+        const err = await failure(table.upsert([{ ...rowA('z', 'old', 1), n: true }], { schema: refused }));
         expect(err.code).toBe('INVALID_ARGUMENT');
-        expect(err.message).toMatch(/'n' changes type from int to string/);
+        expect(err.message).toMatch(/'n' changes type from int to boolean/);
         await expectTreeUnchanged(storage, before);
 
         // Schema B: an insert into a new partition and an update of an old row; old2 stays untouched.

@@ -25,7 +25,10 @@ const PRIMITIVES: Record<string, unknown> = {
   timestamp: { type: 'long', logicalType: 'timestamp-micros' },
 };
 /** The promotions Hudi accepts between different types (from → to). */
-const ACCEPTED = new Set(['int>long', 'int>float', 'int>double', 'long>float', 'long>double', 'float>double', 'string>bytes', 'bytes>string']);
+const ACCEPTED = new Set([
+  'int>long', 'int>float', 'int>double', 'long>float', 'long>double', 'float>double', 'string>bytes', 'bytes>string',
+  'int>string', 'long>string', 'float>string', 'double>string',
+]);
 const NUMERIC = ['int', 'long', 'float', 'double'];
 
 describe('checkSchemaEvolution: every pair of primitive types', () => {
@@ -53,8 +56,10 @@ describe('checkSchemaEvolution: every pair of primitive types', () => {
       });
     }
   }
-  test('numbers → string is refused (Hudi 0.x refuses it; its readers could not read the older files)', () => {
-    for (const n of NUMERIC) expect(thrown(evolution(n, 'string')).message).toContain(`from ${n} to string`);
+  test('string → numbers, and logical types → string (date, decimal), are refused', () => {
+    for (const n of NUMERIC) expect(thrown(evolution('string', n)).message).toContain(`from string to ${n}`);
+    expect(thrown(evolution({ type: 'int', logicalType: 'date' }, 'string')).message).toContain('from date to string');
+    expect(thrown(evolution({ type: 'bytes', logicalType: 'decimal', precision: 4, scale: 1 }, 'string')).message).toContain('from decimal(4,1) to string');
   });
 });
 
@@ -167,16 +172,16 @@ describe('checkSchemaEvolution', () => {
     ['opt', (f) => { f.splice(f.findIndex((x) => x.name === 'opt'), 1); }, /removed/],
     ['added', (f) => { f.push({ name: 'added', type: 'int' }); }, /required/],
     ['opt', (f) => { field(f, 'opt').type = 'string'; delete field(f, 'opt').default; }, /nullable to required/],
-    ['n', (f) => { field(f, 'n').type = 'string'; }, /changes type from int to string/],
+    ['n', (f) => { field(f, 'n').type = 'boolean'; }, /changes type from int to boolean/],
     ['f', (f) => { field(f, 'f').type = 'int'; }, /narrows float to int/],
     ['id', (f) => { field(f, 'id').type = 'int'; }, /string to int/],
     ['amount', (f) => { field(f, 'amount').type = { type: 'fixed', name: 'fx', size: 8, logicalType: 'decimal', precision: 18, scale: 2 }; }, /keeps its size of 7 bytes/],
     ['amount', (f) => { field(f, 'amount').type = { type: 'fixed', name: 'fx', size: 7, logicalType: 'decimal', precision: 15, scale: 3 }; }, /lossy/],
     ['amount', (f) => { field(f, 'amount').type = 'double'; }, /changes type/],
     ['color', (f) => { field(f, 'color').type = { type: 'enum', name: 'Color', symbols: ['RED'] }; }, /GREEN/],
-    ['rider.age', (f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'string' }] }; }, /int to string/],
+    ['rider.age', (f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [{ name: 'age', type: 'boolean' }] }; }, /int to boolean/],
     ['rider.age', (f) => { (field(f, 'rider').type as unknown[])[1] = { type: 'record', name: 'Rider', fields: [] }; }, /removed/],
-    ['tags[]', (f) => { field(f, 'tags').type = { type: 'array', items: 'string' }; }, /int to string/],
+    ['tags[]', (f) => { field(f, 'tags').type = { type: 'array', items: 'boolean' }; }, /int to boolean/],
     ['n', (f) => { field(f, 'n').type = { type: 'int', logicalType: 'date' }; }, /changes type/],
   ];
   for (const [name, change, message] of refused) {
