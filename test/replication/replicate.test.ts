@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { LakeletError, memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
 import { failure } from '../helpers/expect-error.js';
+import { engineContext } from '../../src/engine/context.js';
+import { runCompaction, scheduleCompaction } from '../../src/engine/services/compaction.js';
 import { replicate, type ReplicateResult } from '../../src/replication/replicate.js';
 import { completedFiles, makeTable, QUIET, replicatedTree, row, snapshotRows, storeRows, treeDifferences, type Shape } from './replicate-helpers.js';
 
@@ -112,5 +114,26 @@ describe('replicate: cancellation and options', () => {
     expect((await failure(replicate(source, memoryStorage({ readOnly: true })))).code).toBe('UNSUPPORTED');
     expect((await failure(replicate(source, memoryStorage(), { mode: 'pull' as 'push' }))).code).toBe('UNSUPPORTED');
     expect((await failure(replicate(memoryStorage(), memoryStorage()))).code).toBe('INVALID_TABLE');
+  });
+});
+
+describe('replicate: a pending compaction plan', () => {
+  test.each([6, 9] as const)('v%i MOR: the plan goes before the writes after it, so log files on its slice read right', async (version) => {
+    const source = memoryStorage();
+    const table = await makeTable(source, { type: 'MERGE_ON_READ', version });
+    await table.upsert([row('a', 'x', 2, 10)], QUIET);
+    const planned = await scheduleCompaction(engineContext(source), { deltaCommits: 1, logBytes: undefined }, true);
+    expect(planned).toBeDefined();
+    await table.upsert([row('a', 'x', 3, 11), row('b', 'x', 3, 21)], QUIET);
+    const target = memoryStorage();
+    await replicate(source, target);
+    const dir = version === 9 ? '.hoodie/timeline' : '.hoodie';
+    expect((await target.list(dir)).map((f) => f.path)).toContain(`${dir}/${planned}.compaction.requested`);
+    expect(await storeRows(target)).toEqual(await storeRows(source));
+    await runCompaction(engineContext(source), planned!, { codec: 'UNCOMPRESSED', rowGroupRows: 1000, bloomFilter: { numEntries: 100 } });
+    const after = await replicate(source, target);
+    expect(after.published.some((f) => f.startsWith(planned!))).toBe(true);
+    expect(treeDifferences(await replicatedTree(source), await replicatedTree(target))).toEqual([]);
+    expect(await storeRows(target)).toEqual(await storeRows(source));
   });
 });
