@@ -155,6 +155,19 @@ describe('pre-commit validators: options', () => {
     });
   }
 
+  for (const version of [6, 9] as const) {
+    test(`the pending snapshot of an overwrite hides the groups it replaces (v${version})`, async () => {
+      const t = await table('MERGE_ON_READ', version);
+      await t.upsert([row('c', 3, 'p0'), row('d', 4, 'p1')]);
+      const counts: number[] = [];
+      const count = async (_: unknown, snapshot: PendingSnapshot) => (counts.push(await snapshot.count()), true);
+      // p0 held a and c; the overwrite leaves x alone there: b, d (p1) and x.
+      await t.insertOverwrite([row('x', 1, 'p0')], { validators: [count, rowCount({ min: 3, max: 3 })] });
+      await expectRejected(t, () => t.deletePartitions(['part=p1'], { validators: [count, rowCount({ min: 2 })] }), /the table would hold \d+ rows, fewer than the minimum 2/);
+      expect(counts).toEqual([3, 1]);
+    });
+  }
+
   test('validators run in order and stop at the first failure; an ABORTED write is not retried on conflict', async () => {
     const t = await table('MERGE_ON_READ', 6);
     const calls: string[] = [];

@@ -54,7 +54,8 @@ export function notNull(columns: string | readonly string[]): PreCommitValidator
  * Record keys stay unique across the table after the write, as the table's index scopes them (per partition,
  * or across partitions with a global index): no key twice in the batch, and for `INSERT` / `BULK_INSERT` (which
  * do not look keys up, so may duplicate) no key the table already holds — found through the write's index,
- * without reading the whole table. Upserts and deletes keep keys unique by construction.
+ * without reading the whole table. Other operations check the batch only (an upsert updates the key it finds;
+ * an overwrite replaces the groups it targets).
  */
 export function unique(): PreCommitValidatorObject {
   return {
