@@ -49,6 +49,16 @@ function renderedRows(page: Page): Promise<Record<string, string>[]> {
   });
 }
 
+/** Extract the zip at `zip` into the folder `dir`. */
+async function unzipTo(zip: string, dir: string): Promise<void> {
+  for (const [name, bytes] of Object.entries(unzipSync(await readFile(zip)))) {
+    if (name.endsWith('/')) continue;
+    const path = join(dir, name);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, bytes);
+  }
+}
+
 /** `[id, name, isActive]` per row, by id (a snapshot's row order is the files' order, not the keys'). */
 const brief = (rows: Record<string, string>[]) => rows.map((r) => [r.id, r.name, r.isActive]).sort((a, b) => Number(a[0]) - Number(b[0]));
 
@@ -66,6 +76,12 @@ describe('demo page', () => {
 
     const timeline = await page.$$eval('#timeline tbody tr', (trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => c.textContent)));
     expect(timeline).toEqual([['20240418173550988', 'commit', 'completed', '—'], ['20240418173551906', 'commit', 'completed', '—']]);
+    const marks = () => page.$$eval('#timeline-picture .mark.action-commit.state-completed', (gs) => gs.map((g) => (g as SVGGElement).dataset.instant));
+    expect(await marks()).toEqual(['20240418173550988', '20240418173551906']);
+    // Clicking the first commit shows its write stats: the three records it inserted.
+    await page.click('#timeline-picture .mark[data-instant="20240418173550988"]');
+    await page.waitForSelector('#instant[data-instant="20240418173550988"] #instant-stats');
+    expect(await page.textContent('#instant')).toContain('3 inserts');
     const config = await page.textContent('#config');
     expect(config).toContain('COPY_ON_WRITE');
     expect(config).toContain('v6_nonpartitioned');
@@ -109,17 +125,31 @@ describe('demo page', () => {
 
   it('opens a table folder through the directory picker', async () => {
     const dir = join(tmp, 'unzipped');
-    for (const [name, bytes] of Object.entries(unzipSync(await readFile(COW)))) {
-      if (name.endsWith('/')) continue;
-      const path = join(dir, name);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, bytes);
-    }
+    await unzipTo(COW, dir);
     const { page, errors } = await openPage();
     await page.setInputFiles('#folder-input', join(dir, 'v6_nonpartitioned'));
     expect(await settled(page)).toBe('ready');
     expect(brief(await renderedRows(page))).toEqual([['1', 'Alice', 'false'], ['2', 'Bob', 'false'], ['3', 'Carol', 'true'], ['4', 'Diana', 'true']]);
     expect(await page.textContent('#status')).toContain('v6_nonpartitioned');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lists and opens a read-only table at an HTTP URL (the HTTP store)', async () => {
+    const folder = `demo-http-${Date.now()}`;
+    await unzipTo(COW, join(inject('NGINX_ROOT'), folder));
+    const { page, errors } = await openPage();
+    await page.selectOption('#store-kind', 'http');
+    await page.fill('#http-url', `${inject('NGINX_URL')}/${folder}/v6_nonpartitioned/`);
+    await page.click('#store-connect');
+    await page.waitForSelector('#tables[data-listed][data-store="http"] tr[data-table="v6_nonpartitioned"]');
+    expect(await page.isHidden('#create')).toBe(true);
+    expect(await page.locator('#tables-list button[data-action="delete"]').count()).toBe(0);
+    await page.click('#tables-list tr[data-table="v6_nonpartitioned"] button[data-action="open"]');
+    expect(await settled(page)).toBe('ready');
+    expect(brief(await renderedRows(page))).toEqual([['1', 'Alice', 'false'], ['2', 'Bob', 'false'], ['3', 'Carol', 'true'], ['4', 'Diana', 'true']]);
+    expect(await page.textContent('#write-readonly')).toContain('read-only store');
+    expect(await page.isDisabled('#compact')).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });
