@@ -52,25 +52,15 @@ export class CopyContext {
   }
 
   /** The source's bytes of `path`, or undefined when the source no longer has it. */
-  async readSource(path: string): Promise<Uint8Array | undefined> {
+  readSource(path: string): Promise<Uint8Array | undefined> {
     this.checkAborted();
-    try {
-      return await this.source.read(path);
-    } catch (err) {
-      if (isLakeletError(err, 'NOT_FOUND')) return undefined;
-      throw err;
-    }
+    return readIfPresent(this.source, path);
   }
 
   /** The target's bytes of `path`, or undefined when absent. */
-  async readTarget(path: string): Promise<Uint8Array | undefined> {
+  readTarget(path: string): Promise<Uint8Array | undefined> {
     this.checkAborted();
-    try {
-      return await this.target.read(path);
-    } catch (err) {
-      if (isLakeletError(err, 'NOT_FOUND')) return undefined;
-      throw err;
-    }
+    return readIfPresent(this.target, path);
   }
 
   /**
@@ -146,6 +136,16 @@ export async function listStore(storage: Storage): Promise<Map<string, number>> 
   const out = new Map<string, number>();
   for (const f of await storage.list('', { recursive: true })) if (f.kind === 'file') out.set(f.path, f.size);
   return out;
+}
+
+/** The bytes of `path`, or undefined when the store has no such file. */
+async function readIfPresent(storage: Storage, path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await storage.read(path);
+  } catch (err) {
+    if (isLakeletError(err, 'NOT_FOUND')) return undefined;
+    throw err;
+  }
 }
 
 /** Byte equality. */
