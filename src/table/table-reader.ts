@@ -17,11 +17,13 @@ import { tableRetention } from './retention.js';
 import { schemaHistory, type SchemaHistoryEntry } from './schema-history.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
-import { collectChanges, commitChanges, type ChangesOptions } from '../engine/read/cdc/cdc-query.js';
+import type { ChangesOptions } from '../engine/read/cdc/cdc-query.js';
 import type { ChangeRecord } from '../engine/read/cdc/cdc-infer.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
+/** The CDC query, loaded on first use (apps that never ask for changes never load it). */
+const loadCdc = () => import('../engine/read/cdc/cdc-query.js');
 
 /** The reads every {@link Table} has; `openTable` or `createTable` gives one. */
 export class TableReader {
@@ -155,12 +157,13 @@ export class TableReader {
    */
   async changes(options: ChangesOptions): Promise<ChangeRecord[]> {
     await this.ctx.catchUp();
-    return collectChanges(this.readState(options.listing), options);
+    return (await loadCdc()).collectChanges(this.readState(options.listing), options);
   }
 
   /** The changes of {@link changes}, streamed commit by commit (one commit's changes in memory at a time). */
   async *changeRows(options: ChangesOptions): AsyncGenerator<ChangeRecord> {
     await this.ctx.catchUp();
+    const { commitChanges } = await loadCdc();
     for await (const c of commitChanges(this.readState(options.listing), options)) yield* c.changes;
   }
 
