@@ -3,7 +3,9 @@
 // COW base files, MOR base files under B's log blocks, and after compaction — read in B's types, new columns null;
 // an old row upserted under B merges; a COW rewrite and a compaction write B's schema; a refused change leaves the
 // table as it was and the next valid write succeeds.
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
+import { registerWorkerFactory } from '../../src/worker/pool.js';
+import { generatedKernelBytes, inProcessWorkers } from '../helpers/in-process-workers.js';
 import { createTable, memoryStorage, type Table } from '../../src/index.js';
 import { avroSchemaToJson, parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { readParquetFooter } from '../../src/format/parquet/read.js';
@@ -80,12 +82,17 @@ async function baseFileSchemas(table: Table, storage: Storage): Promise<Map<stri
 }
 const typeOf = (schema: AvroRecordSchema, name: string) => JSON.stringify(avroSchemaToJson(schema.fields.find((f) => f.name === name)!.type));
 
+// COW merges and compactions also run in a worker pool (the promotion runs inside the worker).
+const workers = inProcessWorkers(generatedKernelBytes());
+registerWorkerFactory(workers.factory);
+afterAll(() => workers.close());
+
 describe('reads across schema evolution', () => {
   for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {
-    for (const tableVersion of [6, 9] as const) {
-      test(`${type} v${tableVersion}: old files read in the new types, merged, rewritten and compacted`, async () => {
+    for (const [tableVersion, pool] of [[6, 0], [9, 0], [6, 1]] as const) {
+      test(`${type} v${tableVersion}${pool ? ' (worker pool)' : ''}: old files read in the new types, merged, rewritten and compacted`, async () => {
         const storage = memoryStorage();
-        const table = await createTable(storage, { name: 'trips', type, tableVersion, recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], schema: SCHEMA_A });
+        const table = await createTable(storage, { name: 'trips', type, tableVersion, recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], schema: SCHEMA_A, workers: pool });
         await table.upsert([rowA('a', 'old', 5), rowA('b', 'old', 6), rowA('c', 'old2', 7)]);
 
         // A refused change (int → boolean): nothing is written, the next valid write succeeds.
@@ -132,6 +139,7 @@ describe('reads across schema evolution', () => {
         expect(typeOf(schemas.get('p=old')!, 'extra')).toBe('["null","string"]');
         expect(typeOf(schemas.get('p=old2')!, 'n')).toBe('"int"');
         expect(await rowsOf(table)).toEqual(expected);
+        if (pool) expect(workers.log.started).toBeGreaterThan(0);
       });
     }
   }
