@@ -109,6 +109,15 @@ function checkSameTable(source: StoreView, target: StoreView, label: string): vo
  * LSM `_version_` file and other files rewritten in place are compared by their bytes. Safe to run again at
  * any point after a crash or lost connection. A target that diverged — a completed instant the source lacks,
  * or one instant with other content — stops it with `CONFLICT` naming the first such instant.
+ *
+ * Instants the source rolled back or restored away are taken back on the target first (completed file first);
+ * instants the target has that are older than the source's active timeline count as archived there. Pending
+ * writes of the source are not copied; pending compaction and clustering plans are. While a run is under way
+ * the target is at a prefix of the source's timeline; a prefix older than the source's oldest readable instant
+ * (its files cleaned on the source) reads as the source would (`NOT_FOUND` naming a cleaned file) until the
+ * run passes it. Run one replication per target at a time: deletions run only when the target's timelines
+ * hold nothing the source's listing lacked, but a concurrent replicator's unpublished data files could be
+ * among them.
  */
 export async function replicate(source: Storage, target: Storage, options: ReplicateOptions = {}): Promise<ReplicateResult> {
   if ((options.mode ?? 'push') !== 'push') throw unsupported(`replicate: mode ${JSON.stringify(options.mode)} is not supported (only 'push')`, { value: options.mode });
