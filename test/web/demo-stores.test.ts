@@ -81,9 +81,12 @@ function layoutSlices(page: Page): Promise<[string, string, string, number][]> {
 const summary = async (page: Page) => page.$eval('#generate-summary', (el) => ({ ...(el as HTMLElement).dataset }));
 
 /** Create a MOR table, generate, update and delete, check the pictures against the library, compact, check again. */
-async function morFlow(page: Page, kind: StoreKind, name: string, s3: { endpoint: string; prefix: string } | null): Promise<void> {
-  await createInUi(page, { name, type: 'MERGE_ON_READ', partitions: 'city', version: '6' });
-  expect(await page.textContent('#config')).toContain('MERGE_ON_READ');
+async function morFlow(page: Page, kind: StoreKind, name: string, s3: { endpoint: string; prefix: string } | null, table: { version: '6' | '9'; index: string }): Promise<void> {
+  await createInUi(page, { name, type: 'MERGE_ON_READ', partitions: 'city', ...table });
+  const config = await page.textContent('#config');
+  expect(config).toContain('MERGE_ON_READ');
+  expect(config).toContain(`${table.version} (timeline layout ${table.version === '9' ? 2 : 1})`);
+  expect(config).toContain(table.index);
   expect(await page.getAttribute(`#tables-list tr[data-table="${name}"]`, 'class')).toContain('selected');
 
   await generateInUi(page, 400, { seed: 7 });
@@ -132,23 +135,32 @@ async function morFlow(page: Page, kind: StoreKind, name: string, s3: { endpoint
   }
   expect(await page.locator('#layout .file.log').count()).toBe(0);
   expect((await timelineMarks(page)).map((m) => m.mark)).toEqual(after.timeline);
+
+  // Clean and archive show their result objects too (null / [] when there was nothing to do).
+  for (const service of ['clean', 'archive']) {
+    await page.click(`#${service}`);
+    await ready(page);
+    expect(await page.getAttribute('#service-result', 'data-service')).toBe(service);
+    expect(await page.textContent('#write-log-table tbody tr:first-child')).toContain(service);
+  }
+  expect(await shownCount(page)).toBe(lib.count);
 }
 
 describe('demo page: stores', () => {
   it('OPFS: a merge-on-read table through the form, generated updates and deletes, pictures, compaction', { timeout: 400_000 }, async () => {
     const { page, errors } = await openPage();
-    await morFlow(page, 'opfs', 'mor_opfs', null);
+    await morFlow(page, 'opfs', 'mor_opfs', null, { version: '6', index: 'BLOOM' });
     await page.setViewportSize({ width: 1280, height: 1400 });
     await page.screenshot({ path: process.env.LAKELET_DEMO_STORES_SCREENSHOT ?? '/tmp/demo-stores-opfs.png', fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('IndexedDB: the same flow, and the table is listed after a reload', { timeout: 400_000 }, async () => {
+  it('IndexedDB: the same flow on a version-9 table with the record index, listed after a reload', { timeout: 400_000 }, async () => {
     const { page, errors } = await openPage();
     await page.selectOption('#store-kind', 'indexeddb');
     await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
-    await morFlow(page, 'indexeddb', 'mor_idb', null);
+    await morFlow(page, 'indexeddb', 'mor_idb', null, { version: '9', index: 'RECORD_INDEX' });
     await page.reload();
     await page.waitForSelector('#tables[data-listed]');
     await page.selectOption('#store-kind', 'indexeddb');
@@ -173,7 +185,7 @@ describe('demo page: stores', () => {
     expect(await page.inputValue('#s3-secret')).toBe('');
     const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, href: location.href, cookie: document.cookie }));
     expect(kept).toEqual({ local: 0, session: 0, href: url, cookie: '' });
-    await morFlow(page, 's3', 'mor_s3', s3);
+    await morFlow(page, 's3', 'mor_s3', s3, { version: '6', index: 'SIMPLE' });
     expect(await page.content()).not.toContain('S3RVER-secret-value');
     expect(errors).toEqual([]);
     await page.close();
