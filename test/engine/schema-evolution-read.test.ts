@@ -1,7 +1,7 @@
 // Reads across a schema change (issue 14): rows written under schema A, then writes under schema B (types
 // promoted as Hudi allows, a nullable field added inside a struct, a new top-level column). Old files — untouched
 // COW base files, MOR base files under B's log blocks, and after compaction — read in B's types, new columns null;
-// an old row upserted under B merges; a COW rewrite and a compaction write B's schema; a refused change leaves the
+// an old row upserted under B merges; a COW rewrite, a compaction and a clustering write B's schema; a refused change leaves the
 // table as it was and the next valid write succeeds.
 import { afterAll, describe, expect, test } from 'vitest';
 import { registerWorkerFactory } from '../../src/worker/pool.js';
@@ -140,6 +140,11 @@ describe('reads across schema evolution', () => {
         expect(typeOf(schemas.get('p=old2')!, 'n')).toBe('"int"');
         expect(await rowsOf(table)).toEqual(expected);
         if (pool) expect(workers.log.started).toBeGreaterThan(0);
+
+        // Clustering rewrites the old2 file group (still of schema A) in B's types.
+        expect(await table.cluster()).toBeDefined();
+        expect(await rowsOf(table)).toEqual(expected);
+        expect(typeOf((await baseFileSchemas(table, storage)).get('p=old2')!, 'n')).toBe('"long"');
       });
     }
   }

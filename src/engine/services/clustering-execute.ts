@@ -83,6 +83,7 @@ export async function writeClusteredFiles(state: TableState, instant: string, pl
     storage, config, timeline: state.timeline, asOf: undefined,
     merge: { mode: config.recordMergeMode, partialUpdateMode: config.properties.get('hoodie.table.partial.update.mode'), ...ordering },
     onWarning: () => undefined,
+    schema, // files of older schemas are rewritten in the table's current types
   };
   const live = new Map<string, FileSlice>();
   for (const s of (await state.fileSystemView()).latestSlices()) live.set(fileGroupKey(s.partitionPath, s.fileId), s);
