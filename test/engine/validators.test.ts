@@ -168,6 +168,25 @@ describe('pre-commit validators: options', () => {
     });
   }
 
+  test('a rejected write whose clean-up fails too leaves a pending instant the next write rolls back', async () => {
+    const inner = memoryStorage();
+    let deletesFail = false;
+    const storage = { ...inner, label: inner.label, readOnly: inner.readOnly, head: inner.head.bind(inner), read: inner.read.bind(inner), write: inner.write.bind(inner), writeIfAbsent: inner.writeIfAbsent.bind(inner), list: inner.list.bind(inner),
+      delete: (p: string) => (deletesFail ? Promise.reject(new Error(`store down: delete ${p}`)) : inner.delete(p)) };
+    const t = await createTable(storage, { name: 'dq', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, ...QUIET, heartbeatTimeoutMs: 0 });
+    await t.upsert([row('a', 1)]);
+    const err = await failure(t.upsert([row('b', 2)], { validators: [() => ((deletesFail = true), 'refused')] }));
+    expect(err.code).toBe('ABORTED');
+    deletesFail = false;
+    await t.refresh();
+    expect(t.timeline.filter((i) => i.state !== 'COMPLETED').length).toBe(1); // the attempt's instant, not completed
+    expect(await contents(t)).toEqual(['a/p0/1']);
+    await t.upsert([row('c', 3)]); // rolls the failed attempt back first
+    expect(await contents(t)).toEqual(['a/p0/1', 'c/p0/3']);
+    expect(t.timeline.filter((i) => i.state !== 'COMPLETED')).toEqual([]);
+    expect((await validateTable(t.storage)).problems).toEqual([]);
+  });
+
   test('validators run in order and stop at the first failure; an ABORTED write is not retried on conflict', async () => {
     const t = await table('MERGE_ON_READ', 6);
     const calls: string[] = [];
