@@ -1,12 +1,16 @@
-// The CLI's table services: `lakelet compact|clean|archive|savepoint|restore|rollback <dir>` run one
-// service of the Table API on a table directory and print one summary line (or one JSON document).
+// The CLI's table services: `lakelet compact|cluster|clean|archive|savepoint|restore|rollback <dir>` run one
+// service of the Table API on a table directory and print one summary line (or one JSON document). Their help
+// texts are services-help.ts's.
 import type { CleanOptions, Table } from '../index.js';
 import { HELP, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
 import { OutputSink, type CliOutput } from './output.js';
 import { openForWrite } from './write.js';
+import { SERVICE_USAGES } from './services-help.js';
+
+export { SERVICES_SUMMARY, SERVICES_SYNOPSIS } from './services-help.js';
 
 /** The table-service commands, by their CLI name. */
-export const SERVICE_COMMANDS = ['compact', 'clean', 'archive', 'savepoint', 'restore', 'rollback'] as const;
+export const SERVICE_COMMANDS = ['compact', 'cluster', 'clean', 'archive', 'savepoint', 'restore', 'rollback'] as const;
 /** One of {@link SERVICE_COMMANDS}. */
 export type ServiceCommand = (typeof SERVICE_COMMANDS)[number];
 
@@ -21,124 +25,16 @@ export interface ServiceIo {
   stderr: CliOutput;
 }
 
-/** The lines of the top-level usage that list the service commands (synopsis, then descriptions). */
-export const SERVICES_SYNOPSIS = `  lakelet compact|clean|archive|rollback <dir> [options]
-  lakelet savepoint <dir> [--instant <t>] | --delete <t>
-  lakelet restore <dir> --instant <savepoint>`;
-
-/** Descriptions of the service commands for the top-level usage's command list. */
-export const SERVICES_SUMMARY = `  compact   merge a merge-on-read table's log files into new base files
-  clean     delete file versions no retained commit needs
-  archive   move old instants from the active to the archived timeline
-  savepoint keep a commit readable (and restorable); --delete removes one
-  restore   roll the table back to a savepoint
-  rollback  undo a crashed (pending) write, else the latest commit`;
-
-const COMMON = `  --json                 print the result as one JSON document
-  -h, --help             this help`;
-
-const USAGES: Record<ServiceCommand, string> = {
-  compact: `Usage: lakelet compact <dir> [--force | --no-force] [--json]
-
-Compacts a merge-on-read table: schedules a compaction of every file slice
-with log files (unless one is pending) and runs all pending compactions. Each
-compaction merges base file and logs into a new base file and completes as a
-commit; queries return the same rows, read-optimized queries now see them.
-
-Options:
-  --force                compact every slice with log files (default)
-  --no-force             schedule only when the compaction trigger fires (5
-                         deltacommits since the last compaction); still runs
-                         pending compactions
-${COMMON}
-`,
-  clean: `Usage: lakelet clean <dir> [--policy <policy>] [--retain-* <n>] [--json]
-
-Deletes file versions (base and log files) that no retained commit reads.
-Time travel to an instant before the oldest readable one fails afterwards;
-savepointed commits stay readable.
-
-Options:
-  --policy <policy>           KEEP_LATEST_COMMITS (default), KEEP_LATEST_FILE_VERSIONS
-                              or KEEP_LATEST_BY_HOURS (default: the policy of the
-                              --retain-* option given)
-  --retain-commits <n>        KEEP_LATEST_COMMITS: the latest n commits stay
-                              readable (default 10)
-  --retain-file-versions <n>  KEEP_LATEST_FILE_VERSIONS: file versions kept per
-                              file group (default 3)
-  --retain-hours <n>          KEEP_LATEST_BY_HOURS: commits of the last n hours stay
-                              readable (default 24)
-${COMMON}
-`,
-  archive: `Usage: lakelet archive <dir> [--keep-min <n>] [--keep-max <n>] [--json]
-
-Once the active timeline holds more than keep-max completed commits, moves the
-oldest to the archived timeline (.hoodie/archived/) until keep-min remain. It
-never archives past a pending write, the first savepoint or the latest clean's
-earliest commit to retain. Queries read the same rows afterwards.
-
-Options:
-  --keep-min <n>         commits kept active (default 20)
-  --keep-max <n>         commits active before archiving starts (default 30;
-                         must exceed --keep-min)
-${COMMON}
-`,
-  savepoint: `Usage: lakelet savepoint <dir> [--instant <t>] [--user <u>] [--comments <c>] [--json]
-       lakelet savepoint <dir> --delete <t> [--json]
-
-Savepoints a completed commit (default the latest): the cleaner keeps the files
-of its snapshot, time travel to it keeps working and lakelet restore can roll
-the table back to it. With --delete, removes the savepoint at <t> (its files
-become cleanable; the commit itself stays).
-
-Options:
-  --instant <t>          the commit to savepoint (yyyyMMddHHmmss[SSS])
-  --user <u>             savepointedBy (default lakelet)
-  --comments <c>         a comment stored with the savepoint
-  --delete <t>           delete the savepoint at <t> instead
-${COMMON}
-`,
-  restore: `Usage: lakelet restore <dir> --instant <savepoint> [--json]
-
-Rolls the table back to a savepoint: every write after it is undone (newest
-first) under one restore instant, and the latest snapshot becomes the
-savepoint's. lakelet inspect lists the savepoints.
-
-Options:
-  --instant <t>          the savepoint to restore (required)
-${COMMON}
-`,
-  rollback: `Usage: lakelet rollback <dir> [--instant <t>] [--force] [--json]
-
-Undoes a write: by default the newest pending write (one that crashed or is
-still running) if there is one, else the latest completed commit; or the
-given instant when it is pending or the latest completed write. Older commits
-cannot be rolled back alone (restore a savepoint instead).
-
-A pending write whose heartbeat is younger than the heartbeat timeout (60 s)
-may still be running on another process or machine: rolling it back is
-refused (exit 2, nothing changes) until the timeout has passed, unless
---force. A forced rollback of a writer that is in fact alive makes that writer
-fail (ABORTED) instead of committing.
-
-Options:
-  --instant <t>          the write to roll back (default: the newest pending
-                         write, else the latest commit)
-  --force                roll back a pending write even if its heartbeat is
-                         alive (you know its writer is gone)
-${COMMON}
-`,
-};
-
 /** The help text of one service command. */
 export function serviceUsage(command: ServiceCommand): string {
-  return USAGES[command];
+  return SERVICE_USAGES[command];
 }
 
 const JSON_FLAG: OptionSpec = { name: 'json', kind: 'flag' };
 const INSTANT: OptionSpec = { name: 'instant', kind: 'value' };
 const SPECS: Record<ServiceCommand, OptionSpec[]> = {
   compact: [HELP, JSON_FLAG, { name: 'force', kind: 'flag' }, { name: 'no-force', kind: 'flag' }],
+  cluster: [HELP, JSON_FLAG, { name: 'target-file-size', kind: 'value' }, { name: 'small-file-limit', kind: 'value' }, { name: 'sort-columns', kind: 'value' }, { name: 'layout', kind: 'value' }],
   clean: [HELP, JSON_FLAG, { name: 'policy', kind: 'value' }, { name: 'retain-commits', kind: 'value' }, { name: 'retain-file-versions', kind: 'value' }, { name: 'retain-hours', kind: 'value' }],
   archive: [HELP, JSON_FLAG, { name: 'keep-min', kind: 'value' }, { name: 'keep-max', kind: 'value' }],
   savepoint: [HELP, JSON_FLAG, INSTANT, { name: 'user', kind: 'value' }, { name: 'comments', kind: 'value' }, { name: 'delete', kind: 'value' }],
@@ -156,7 +52,7 @@ type Runner = (table: Table, args: ParsedArgs) => Promise<{ line: string; json: 
  */
 export async function serviceCommand(command: ServiceCommand, argv: string[], io: ServiceIo): Promise<number> {
   const args = parseArgs(argv, SPECS[command], command);
-  if (args.flags.has('help')) return print(io.stdout, USAGES[command]);
+  if (args.flags.has('help')) return print(io.stdout, SERVICE_USAGES[command]);
   const dir = onePath(args.positionals, command);
   const run = RUNNERS[command](args); // check the options before touching the table
   const result = await run(await openForWrite(dir, command), args);
@@ -165,6 +61,7 @@ export async function serviceCommand(command: ServiceCommand, argv: string[], io
 
 const RUNNERS: Record<ServiceCommand, (args: ParsedArgs) => Runner> = {
   compact: compactRunner,
+  cluster: clusterRunner,
   clean: cleanRunner,
   archive: archiveRunner,
   savepoint: savepointRunner,
@@ -186,6 +83,35 @@ function compactRunner(args: ParsedArgs): Runner {
     const groups = sum((r) => r.fileGroups);
     const line = `${instants} compaction: ${plural(groups, 'file group')} compacted (${plural(sum((r) => r.logFilesCompacted), 'log file')} merged, ${plural(sum((r) => r.recordsWritten), 'record')} written)`;
     return { line, json };
+  };
+}
+
+const LAYOUTS = ['linear', 'z-order', 'hilbert'] as const;
+
+function clusterRunner(args: ParsedArgs): Runner {
+  const options: NonNullable<Parameters<Table['cluster']>[0]> = {};
+  const target = args.values.get('target-file-size');
+  if (target !== undefined) options.targetFileSizeBytes = atLeastOne(target, '--target-file-size');
+  const small = args.values.get('small-file-limit');
+  if (small !== undefined) options.smallFileLimitBytes = atLeastOne(small, '--small-file-limit');
+  const columns = args.values.get('sort-columns');
+  if (columns !== undefined) {
+    options.sortColumns = columns.split(',').map((c) => c.trim());
+    if (options.sortColumns.some((c) => c === '')) throw new UsageError(`option --sort-columns needs column names separated by commas, got ${JSON.stringify(columns)}`);
+  }
+  const layout = args.values.get('layout');
+  if (layout !== undefined) {
+    const l = layout.trim().toLowerCase();
+    if (!(LAYOUTS as readonly string[]).includes(l)) throw new UsageError(`option --layout must be one of ${LAYOUTS.join(', ')}, got ${JSON.stringify(layout)}`);
+    if (options.sortColumns === undefined) throw new UsageError('option --layout needs --sort-columns');
+    options.layout = l as (typeof LAYOUTS)[number];
+  }
+  return async (table) => {
+    const result = await table.cluster(options);
+    if (!result) return { line: 'nothing to cluster (no partition has small file groups to rewrite)', json: { clustering: null } };
+    const sort = options.sortColumns ? `, sorted by ${options.sortColumns.join(', ')}${options.layout && options.layout !== 'linear' ? ` (${options.layout})` : ''}` : '';
+    const line = `${result.instant} clustering: ${plural(result.fileGroupsReplaced, 'file group')} rewritten into ${plural(result.fileGroupsWritten, 'file group')} (${plural(result.recordsWritten, 'record')}, ${result.bytesWritten} bytes${sort})`;
+    return { line, json: { clustering: result } };
   };
 }
 
