@@ -1,8 +1,11 @@
 // Shared setup of the end-to-end tests of the demo: the Vite dev server `npm start` runs (the repo's
 // vite.config.ts), headless Chromium through playwright-core, and a demo page opened with its errors collected.
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The checkout's root folder. */
 export const repo = resolve(import.meta.dirname, '../..');
@@ -24,6 +27,35 @@ export async function startDemoServer(): Promise<{ server: ViteDevServer; url: s
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite: no local URL');
   return { server, url };
+}
+
+/** The demo server and a persistent Chromium profile of a test file (see {@link persistentDemo}). */
+export interface PersistentDemo {
+  /** The URL the demo is served at. */
+  readonly url: string;
+  /** The browser context on the profile. */
+  readonly context: BrowserContext;
+}
+
+/**
+ * For the test file calling it: before all its tests, a demo dev server and headless Chromium on a fresh
+ * persistent profile (`prefix` names its temp folder); after them, both closed and the profile removed.
+ */
+export function persistentDemo(prefix: string, viewport?: { width: number; height: number }): PersistentDemo {
+  let server: ViteDevServer | undefined;
+  let profile: string | undefined;
+  const demo = { url: '', context: undefined as unknown as BrowserContext };
+  beforeAll(async () => {
+    ({ server, url: demo.url } = await startDemoServer());
+    profile = await mkdtemp(join(tmpdir(), prefix));
+    demo.context = await launchPersistentChromium(profile, viewport);
+  }, 60_000);
+  afterAll(async () => {
+    await demo.context?.close();
+    await server?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+  return demo;
 }
 
 /** Headless Chromium with a throwaway profile. */

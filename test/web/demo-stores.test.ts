@@ -2,33 +2,14 @@
 // servers start) a merge-on-read table is created through the form, the generator writes updates and deletes,
 // and what the page shows — record count, timeline marks, file layout, instant details, compaction's change —
 // is checked against the library's own answers on the same store.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createInUi, generateInUi, launchPersistentChromium, openDemoPage, ready, shownCount, startDemoServer, withLibrary } from './demo-browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { createInUi, generateInUi, openDemoPage, persistentDemo, ready, shownCount, withLibrary } from './demo-browser.js';
 
-let server: ViteDevServer;
-let context: BrowserContext;
-let url: string;
-let profile: string;
-
-beforeAll(async () => {
-  ({ server, url } = await startDemoServer());
-  profile = await mkdtemp(join(tmpdir(), 'lakelet-demo-stores-'));
-  context = await launchPersistentChromium(profile, { width: 1280, height: 900 });
-});
-
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-});
+const demo = persistentDemo('lakelet-demo-stores-', { width: 1280, height: 900 });
 
 /** A page with the demo loaded and the default store (OPFS) listed. */
-const openPage = () => openDemoPage(context, url, 'body[data-state="empty"] #tables[data-listed]', true);
+const openPage = () => openDemoPage(demo.context, demo.url, 'body[data-state="empty"] #tables[data-listed]', true);
 
 /** JS (for the page) building the root Storage of a store, as the demo does; `a` is the S3 settings. */
 const ROOTS = {
@@ -184,7 +165,7 @@ describe('demo page: stores', () => {
     // The secret left the form once connected, and is nowhere the page persists or shows.
     expect(await page.inputValue('#s3-secret')).toBe('');
     const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, href: location.href, cookie: document.cookie }));
-    expect(kept).toEqual({ local: 0, session: 0, href: url, cookie: '' });
+    expect(kept).toEqual({ local: 0, session: 0, href: demo.url, cookie: '' });
     await morFlow(page, 's3', 'mor_s3', s3, { version: '6', index: 'SIMPLE' });
     expect(await page.content()).not.toContain('S3RVER-secret-value');
     expect(errors).toEqual([]);

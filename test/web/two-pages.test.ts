@@ -1,36 +1,16 @@
 // Two pages of one browser profile write the same OPFS table at once (through the library served by the
 // Vite dev server): writers serialise on the table's Web Lock, and every commit of both pages lands.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchPersistentChromium, startDemoServer, withLibrary } from './demo-browser.js';
+import { expect, test } from 'vitest';
+import { persistentDemo, withLibrary } from './demo-browser.js';
 
-let server: ViteDevServer;
-let context: BrowserContext;
-let url: string;
-let profile: string;
-
-beforeAll(async () => {
-  ({ server, url } = await startDemoServer());
-  profile = await mkdtemp(join(tmpdir(), 'lakelet-two-pages-'));
-  context = await launchPersistentChromium(profile);
-}, 60_000);
-
-afterAll(async () => {
-  await context?.close();
-  await server?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
-});
+const demo = persistentDemo('lakelet-two-pages-');
 
 test('two tabs upsert one OPFS table concurrently: all commits land, none is lost', { timeout: 120_000 }, async () => {
-  const pages = [await context.newPage(), await context.newPage()];
+  const pages = [await demo.context.newPage(), await demo.context.newPage()];
   const errors: Error[] = [];
   for (const p of pages) {
     p.on('pageerror', (e) => errors.push(e));
-    await p.goto(url);
+    await p.goto(demo.url);
   }
   await withLibrary(pages[0]!, `async (l) => {
     await l.createTable(l.opfsStorage('two-pages/t'), { name: 't', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['p'],
