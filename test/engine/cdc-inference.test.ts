@@ -6,53 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, type ChangeRecord, type Table, type TableType } from '../../src/index.js';
 import { collect } from '../helpers/fixtures.js';
 import { failure } from '../helpers/expect-error.js';
+import { canonical, CDC_SCHEMA as SCHEMA, Model, row, type R } from '../helpers/cdc-model.js';
 
-const SCHEMA = {
-  type: 'record', name: 'c', namespace: 'test',
-  fields: [{ name: 'id', type: 'string' }, { name: 'part', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'val', type: ['null', 'string'], default: null }],
-};
-type R = { id: string; part: string; ts: bigint; val: string | null };
-const row = (id: string, part: string, ts: number, val: string | null): R => ({ id, part, ts: BigInt(ts), val });
-
-/** The changes a write makes to a model of the table (Map key → row), as Hudi's CDC defines them. */
-class Model {
-  readonly rows = new Map<string, R>();
-  readonly changes: { commitTime: string; op: string; before: R | null; after: R | null }[] = [];
-  upsert(t: string, batch: R[]): void {
-    for (const r of batch) {
-      const old = this.rows.get(r.id);
-      this.changes.push({ commitTime: t, op: old ? 'u' : 'i', before: old ?? null, after: r });
-      this.rows.set(r.id, r);
-    }
-  }
-  delete(t: string, keys: string[]): void {
-    for (const k of keys) {
-      const old = this.rows.get(k);
-      if (old) this.changes.push({ commitTime: t, op: 'd', before: old, after: null });
-      this.rows.delete(k);
-    }
-  }
-  /** Replaced groups' rows are deletes, the new groups' rows inserts (a key in both gives both). */
-  overwrite(t: string, partition: string, batch: R[]): void {
-    for (const old of [...this.rows.values()].filter((r) => r.part === partition)) {
-      this.changes.push({ commitTime: t, op: 'd', before: old, after: null });
-      this.rows.delete(old.id);
-    }
-    for (const r of batch) {
-      this.changes.push({ commitTime: t, op: 'i', before: null, after: r });
-      this.rows.set(r.id, r);
-    }
-  }
-}
-
-/** Changes in a canonical order for comparison: commit, key, then d before i. */
-function canonical(changes: readonly { commitTime: string; op: string; before: unknown; after: unknown }[]): string[] {
-  const key = (c: { before: unknown; after: unknown }) => ((c.after ?? c.before) as R).id;
-  return changes
-    .map((c) => ({ c, k: `${c.commitTime} ${key(c)} ${c.op}` }))
-    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
-    .map(({ c }) => JSON.stringify({ t: c.commitTime, op: c.op, before: c.before, after: c.after }, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)));
-}
 
 interface Built { table: Table; model: Model; instants: string[]; compaction: string | undefined }
 
