@@ -168,9 +168,22 @@ export class TableState {
         if (stat?.path) schema = await this.baseFileSchema(stat.path);
       }
     }
+    if (!schema && asOf !== undefined) schema = await this.archivedSchemaAsOf(asOf);
     if (!schema && this.config.createSchema) schema = parseRecordSchema(this.config.createSchema, PROPERTIES_PATH);
     if (!schema) schema = { type: 'record', name: `${this.config.name}_record`, namespace: '', fullName: `${this.config.name}_record`, fields: [] };
     return this.tableSchema(schema);
+  }
+
+  /** Time travel past archival: the schema of the latest archived write at or before `asOf` that recorded one. */
+  private async archivedSchemaAsOf(asOf: string): Promise<AvroRecordSchema | undefined> {
+    const archived = await this.archivedTimeline();
+    const writes = archived.completedWrites().filter((i) => compareInstantTimes(i.requestedTime, asOf) <= 0);
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const time = (writes[i] as Instant).requestedTime;
+      const text = archived.commitMetadata(time)?.extraMetadata.schema;
+      if (text) return parseRecordSchema(text, `archived instant ${time}`);
+    }
+    return undefined;
   }
 
   /** A recorded schema shaped as the table shows it: meta fields first when the table has them, else none. */
