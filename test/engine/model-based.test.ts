@@ -1,6 +1,7 @@
 // Model-based test of copy-on-write and merge-on-read tables: seeded random sequences of writes (with
 // duplicate keys and partition moves) and table services (compaction, clean, archive, savepoint, restore,
-// rollback), checked after every operation against a plain Map (see test/helpers/table-model.ts).
+// rollback), checked after every operation against a plain Map (see test/helpers/table-model.ts); a last group
+// adds schema-evolving writes and pre-commit validators.
 // The sequences run twice: with a worker pool whose workers run the WASM kernels (from src/kernels/generated/,
 // over a real MessageChannel on this thread), and inline (the Node default: no pool, the JS bloom code);
 // each run asserts which of the two it used. Every test awaits the groups it needs (run once, memoised), so
@@ -122,4 +123,30 @@ describe('v9 tables (timeline layout 2, no metadata table) against a Map model',
       }
     });
   }
+});
+
+// Schema-evolving writes and pre-commit validators (table-model-schema.ts, table-model-validators.ts): a
+// nullable int column `cnt` promoted to long then double and a nullable column `extra` added, each by an
+// upsert carrying the new schema mid-sequence (old rows read null and promoted values, at every instant);
+// upserts with notNull / expect / rowCount validators, the rejected ones failing with ABORTED and changing
+// nothing. v6 and v9, seeded clocks, inline.
+describe('schema-evolving writes and validators against a Map model', () => {
+  const cases = [
+    ...Array.from({ length: 14 }, (_, i) => ({ seed: 5000 + i, tableVersion: 6 as const })),
+    ...Array.from({ length: 6 }, (_, i) => ({ seed: 5900 + i, tableVersion: 9 as const })),
+  ];
+  test(`${cases.length} sequences × 20 operations`, { timeout: 900_000 }, async () => {
+    const stats: SequenceStats[] = [];
+    for (const c of cases) {
+      stats.push(await runSequence(c.seed, { operations: 20, workers: 0, tableVersion: c.tableVersion, metadataTable: false, clock: seededClock(c.seed), schemaEvolution: true, validators: true }));
+    }
+    expect(stats.filter((s) => s.type === 'MERGE_ON_READ').length).toBeGreaterThan(2);
+    expect(stats.filter((s) => s.type === 'COPY_ON_WRITE').length).toBeGreaterThan(2);
+    // Most sequences evolved their schema; some went all the way (extra added, cnt int → long → double).
+    expect(stats.filter((s) => s.evolutions > 0).length).toBeGreaterThan(cases.length / 2);
+    expect(stats.filter((s) => s.evolutions >= 3).length).toBeGreaterThan(3);
+    expect(stats.reduce((n, s) => n + s.rejected, 0)).toBeGreaterThan(5);
+    expect(stats.reduce((n, s) => n + s.validated, 0)).toBeGreaterThan(2);
+    for (const k of ['compactions', 'cleans', 'archived', 'restores'] as const) expect(stats.filter((s) => s[k] > 0).length, k).toBeGreaterThan(0);
+  });
 });

@@ -1,7 +1,9 @@
 // What the Map model of table-model.ts expects beyond the user columns: the meta columns of every row
 // (`_hoodie_commit_time`, `_hoodie_record_key`, `_hoodie_partition_path`), the hostile partition values and keys
-// of the sequences, and incremental reads `(from, to]` derived from the model's history.
+// of the sequences, and incremental reads `(from, to]` derived from the model's history. With a schema stage
+// (schema-evolving sequences), the stage's columns too, typed as that schema reads them (table-model-schema.ts).
 import type { Table } from '../../src/index.js';
+import { readValues, stageColumns, stageValues, type SchemaStage } from './table-model-schema.js';
 import type { Model, Row } from './table-model-sequence.js';
 
 /**
@@ -34,23 +36,26 @@ export function partitionPathOf(value: string): string {
 
 const COLUMNS = ['id', 'part', 'ts', 'val', 'name', '_hoodie_commit_time', '_hoodie_record_key', '_hoodie_partition_path'];
 
-const line = (r: Row, commit: unknown, key: unknown, path: unknown): string => JSON.stringify([r.part, r.id, String(r.ts), r.val, r.name, commit, key, path]);
+const line = (r: Row, commit: unknown, key: unknown, path: unknown, extra: readonly string[] = []): string => JSON.stringify([r.part, r.id, String(r.ts), r.val, r.name, commit, key, path, ...extra]);
 
-/** The model's rows with their meta columns, canonical (sorted JSON lines). `commits`: model key → commit time. */
-export function canonWithMeta(model: Model, commits: ReadonlyMap<string, string>, keep: (commit: string) => boolean = () => true): string[] {
+/**
+ * The model's rows with their meta columns, canonical (sorted JSON lines). `commits`: model key → commit time;
+ * `stage`: the schema the read uses (schema-evolving sequences).
+ */
+export function canonWithMeta(model: Model, commits: ReadonlyMap<string, string>, keep: (commit: string) => boolean = () => true, stage?: SchemaStage): string[] {
   const out: string[] = [];
   for (const [k, r] of model) {
     const commit = commits.get(k) ?? '?';
-    if (keep(commit)) out.push(line(r, commit, r.id, partitionPathOf(r.part)));
+    if (keep(commit)) out.push(line(r, commit, r.id, partitionPathOf(r.part), stageValues(r, stage)));
   }
   return out.sort();
 }
 
 /** A table read (snapshot, time travel, read-optimized or incremental) in the form of {@link canonWithMeta}. */
-export async function rowsWithMeta(table: Table, options: { asOf?: string; readOptimized?: boolean; from?: string; to?: string } = {}): Promise<string[]> {
+export async function rowsWithMeta(table: Table, options: { asOf?: string; readOptimized?: boolean; from?: string; to?: string } = {}, stage?: SchemaStage): Promise<string[]> {
   const out: string[] = [];
-  for await (const r of table.rows({ columns: COLUMNS, ...options })) {
-    out.push(line(r as unknown as Row, r._hoodie_commit_time, r._hoodie_record_key, r._hoodie_partition_path));
+  for await (const r of table.rows({ columns: [...COLUMNS, ...stageColumns(stage)], ...options })) {
+    out.push(line(r as unknown as Row, r._hoodie_commit_time, r._hoodie_record_key, r._hoodie_partition_path, readValues(r, stage)));
   }
   return out.sort();
 }
@@ -60,8 +65,8 @@ export async function rowsWithMeta(table: Table, options: { asOf?: string; readO
  * the rows whose current version was written by a commit in the range (the latest version of each record
  * written in it; records deleted by `to` are absent).
  */
-export function expectedIncremental(atTo: Model, commits: ReadonlyMap<string, string>, from: string, to: string): string[] {
-  return canonWithMeta(atTo, commits, (c) => c > from && c <= to);
+export function expectedIncremental(atTo: Model, commits: ReadonlyMap<string, string>, from: string, to: string, stage?: SchemaStage): string[] {
+  return canonWithMeta(atTo, commits, (c) => c > from && c <= to, stage);
 }
 
 /**
@@ -88,7 +93,7 @@ export type WriteEvent =
  */
 export function expectedWindowMerge(
   events: readonly WriteEvent[], atTo: Model, commits: ReadonlyMap<string, string>, from: string, to: string,
-  baseInWindow: (path: string, recordKey: string) => boolean,
+  baseInWindow: (path: string, recordKey: string) => boolean, stage?: SchemaStage,
 ): string[] {
   const versions = new Map<string, Map<string, { row: Row | null; commit: string }[]>>(); // key → path → versions
   for (const e of events) {
@@ -109,7 +114,7 @@ export function expectedWindowMerge(
       if (!current || partitionPathOf(current.part) !== path) continue;
       if (baseInWindow(path, current.id)) {
         const commit = commits.get(key) ?? '?';
-        if (commit > from && commit <= to) out.push(line(current, commit, current.id, path));
+        if (commit > from && commit <= to) out.push(line(current, commit, current.id, path, stageValues(current, stage)));
         continue;
       }
       let win: { row: Row; commit: string } | undefined;
@@ -117,7 +122,7 @@ export function expectedWindowMerge(
         if (v.row === null) win = undefined;
         else if (!win || v.row.ts >= win.row.ts) win = { row: v.row, commit: v.commit };
       }
-      if (win) out.push(line(win.row, win.commit, win.row.id, path));
+      if (win) out.push(line(win.row, win.commit, win.row.id, path, stageValues(win.row, stage)));
     }
   }
   return out.sort();

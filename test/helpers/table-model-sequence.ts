@@ -5,6 +5,7 @@
 // non-deduplicating insert keeps every copy.
 import type { IndexType, Table } from '../../src/index.js';
 import type { Random } from './random.js';
+import type { SchemaStage } from './table-model-schema.js';
 import { partitionPathOf, type WriteEvent } from './table-model-checks.js';
 
 export const PARTS = ['p0', 'p1', 'p2', 'p3'];
@@ -21,7 +22,13 @@ export const SCHEMA = {
 };
 
 /** One row of the model table. */
-export interface Row { id: string; part: string; ts: bigint; val: number | null; name: string | null }
+export interface Row {
+  id: string; part: string; ts: bigint; val: number | null; name: string | null;
+  /** Schema-evolving sequences only (table-model-schema.ts): the promoted column, as written. */
+  cnt?: number | bigint | null;
+  /** Schema-evolving sequences only: the column added mid-sequence. */
+  extra?: string | null;
+}
 /** The expected table: record key → row. */
 export type Model = Map<string, Row>;
 
@@ -44,7 +51,10 @@ const copyKey = (key: string, n: number): string => `${key}\u0000copy${n}`;
 /** The model side of one sequence: what each operation should do to the table. */
 export class Sequence {
   private fresh = 0;
-  readonly history: { instant: string; model: Model; commits: Map<string, string> }[] = [];
+  readonly history: { instant: string; model: Model; commits: Map<string, string>; stage: SchemaStage | undefined }[] = [];
+  /** Schema-evolving sequences: the table's current schema stage (undefined otherwise), and the one it was created with. */
+  stage: SchemaStage | undefined;
+  private firstStage: SchemaStage | undefined;
   model: Model = new Map();
   /** Model key → `_hoodie_commit_time` of the row's current version (set when an instant is given). */
   commits = new Map<string, string>();
@@ -56,6 +66,11 @@ export class Sequence {
    */
   constructor(readonly rnd: Random, readonly global: boolean, readonly mor = false, readonly parts: readonly string[] = PARTS) {}
 
+  /** Make this a schema-evolving sequence whose table was created with `stage`. */
+  startStage(stage: SchemaStage): void {
+    this.stage = stage;
+    this.firstStage = stage;
+  }
   key(r: Row): string {
     return this.global ? r.id : `${r.part}|${r.id}`;
   }
@@ -78,7 +93,7 @@ export class Sequence {
   }
   /** Record the table after a write at `instant`. */
   record(instant: string): void {
-    this.history.push({ instant, model: new Map(this.model), commits: new Map(this.commits) });
+    this.history.push({ instant, model: new Map(this.model), commits: new Map(this.commits), stage: this.stage });
   }
   /** Go back to history entry `entry` (dropping the later ones), or to the empty table for -1. */
   backTo(entry: number): void {
@@ -86,6 +101,7 @@ export class Sequence {
     this.model = new Map(this.history[entry]?.model ?? []);
     this.commits = new Map(this.history[entry]?.commits ?? []);
     const last = this.history[entry]?.instant;
+    this.stage = entry < 0 ? this.firstStage : this.history[entry]?.stage;
     this.events = last === undefined ? [] : this.events.filter((e) => e.commit <= last);
   }
 
@@ -95,11 +111,7 @@ export class Sequence {
    * same way first, so an older record arriving in another partition leaves the newer one where it is.
    */
   upsert(batch: Row[], instant?: string): WriteCounts {
-    const deduped = new Map<string, Row>();
-    for (const r of batch) {
-      const cur = deduped.get(this.key(r));
-      if (!cur || r.ts >= cur.ts) deduped.set(this.key(r), r);
-    }
+    const deduped = this.deduped(batch);
     const counts: WriteCounts = { inserted: 0, updated: 0, deleted: 0 };
     for (const [k, r] of deduped) {
       const existing = this.model.get(k);
@@ -130,6 +142,19 @@ export class Sequence {
       }
     }
     return counts;
+  }
+  /** An upsert batch deduplicated by key as the writer does it: the greatest ordering value, a tie to the later record. */
+  deduped(batch: readonly Row[]): Map<string, Row> {
+    const deduped = new Map<string, Row>();
+    for (const r of batch) {
+      const cur = deduped.get(this.key(r));
+      if (!cur || r.ts >= cur.ts) deduped.set(this.key(r), r);
+    }
+    return deduped;
+  }
+  /** Whether a non-deduplicating insert left two copies of a key in the model. */
+  hasCopies(): boolean {
+    return [...this.model.keys()].some((k) => k.includes('\u0000copy'));
   }
   /** Non-deduplicating insert: every record is added, a key already present gets one more copy. */
   insert(batch: Row[], instant?: string): WriteCounts {

@@ -12,7 +12,9 @@ import { Random } from './random.js';
 import { parseProperties } from '../../src/config/properties.js';
 import { metadataCompactedAfter, metadataCompactions } from './table-model-mdt.js';
 import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expectedIncremental, expectedWindowMerge, partitionPathOf, rowsWithMeta } from './table-model-checks.js';
-import { INDEXES, PARTS, SCHEMA, Sequence, type WriteCounts } from './table-model-sequence.js';
+import { evolutionPath, FIRST_STAGE, stageSchema, withStage } from './table-model-schema.js';
+import { INDEXES, PARTS, SCHEMA, Sequence, type Row, type WriteCounts } from './table-model-sequence.js';
+import { pickValidator } from './table-model-validators.js';
 
 export { INDEXES, PARTS, SCHEMA, Sequence, canon, snapshot, type Model, type Row, type WriteCounts } from './table-model-sequence.js';
 
@@ -47,6 +49,17 @@ export interface SequenceOptions {
   validateEachStep?: boolean;
   /** The table type (default: drawn from the seed; the draw is made either way, so the sequence is the same). */
   type?: TableType;
+  /**
+   * Schema-evolving writes (table-model-schema.ts): the table starts with a nullable int column `cnt`, and
+   * upserts now and then add the nullable column `extra` and promote `cnt` to long, then double. Default false
+   * (the sequences of a seed stay as they were without it).
+   */
+  schemaEvolution?: boolean;
+  /**
+   * Upserts now and then carry a pre-commit validator (table-model-validators.ts): one the model expects to
+   * reject must reject with ABORTED and change nothing. Default false.
+   */
+  validators?: boolean;
 }
 
 /**
@@ -79,6 +92,11 @@ export interface SequenceStats {
   metadataCompactions: number;
   /** The data table's `hoodie.table.metadata.partitions` at the end (empty without a metadata table). */
   metadataPartitions: string[];
+  /** Schema-evolving writes that committed (`schemaEvolution`). */
+  evolutions: number;
+  /** Upserts with a validator that passed, and ones it rejected (`validators`). */
+  validated: number;
+  rejected: number;
 }
 
 /**
@@ -106,7 +124,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const global = index === 'GLOBAL_BLOOM' || index === 'GLOBAL_SIMPLE' || index === 'IN_MEMORY' || index === 'RECORD_INDEX';
   const storage: Storage = options.storage ?? memoryStorage();
   const table = await createTable(storage, {
-    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA,
+    name: `model_${seed}`, type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: options.schemaEvolution ? stageSchema(FIRST_STAGE) : SCHEMA,
     index, bloomFilter: { numEntries: 200 }, rowGroupRows: 1 + rnd.int(8), maxFileSize: 4 * 1024 * 1024, smallFileLimit: rnd.chance(0.5) ? 1 : 2 * 1024 * 1024,
     compaction: { inline: rnd.chance(0.5), deltaCommits: 2 + rnd.int(3) },
     clean: { automatic: false },
@@ -124,10 +142,14 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const parts = hostile ? HOSTILE_PARTS : PARTS;
   const keys = hostile ? HOSTILE_KEYS : Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
   const seq = new Sequence(rnd, global, type === 'MERGE_ON_READ', parts);
+  const stages = options.schemaEvolution ? evolutionPath(rnd) : [];
+  if (options.schemaEvolution) seq.startStage(FIRST_STAGE);
+  /** A random row for the current schema stage (or the one given). */
+  const makeRow = (id: string, part?: string, stage = seq.stage): Row => (stage === undefined ? seq.row(id, part) : withStage(seq.row(id, part), stage, rnd));
   const expectCounts = (r: WriteResult, expected: WriteCounts, label: string): void => {
     expect({ inserted: r.stats.inserted, updated: r.stats.updated, deleted: r.stats.deleted }, `${label}: write stats`).toEqual(expected);
   };
-  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0, metadataPartitions: [] };
+  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0, metadataPartitions: [], evolutions: 0, validated: 0, rejected: 0 };
   let savepoints: ModelSavepoint[] = [];
   /**
    * Cleans keep the snapshots of the latest N completed commits (compactions count): instants older than
@@ -142,12 +164,26 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     // A rollback undoes the latest data write and the compactions after it: refused if any is savepointed.
     const latestSavepointed = savepoints.some((s) => s.instant >= (seq.history.at(-1)?.instant ?? '~'));
     if (what < 0.3) {
-      const batch = Array.from({ length: 1 + rnd.int(8) }, () => seq.row(key()));
-      const r = await table.upsert(batch);
-      expectCounts(r, seq.upsert(batch, r.instant), label);
-      seq.record(r.instant);
+      // Schema-evolving sequences: the next stage's schema comes with the write that first uses it.
+      const current = seq.stage === undefined ? -1 : stages.indexOf(seq.stage);
+      const next = options.schemaEvolution && current < stages.length - 1 && rnd.chance(0.35) ? stages[current + 1] : undefined;
+      const batch = Array.from({ length: 1 + rnd.int(8) }, () => makeRow(key(), undefined, next ?? seq.stage));
+      const check = !next && options.validators && rnd.chance(0.4) ? pickValidator(rnd, seq, batch) : undefined;
+      if (check?.rejects) {
+        // Rejected: ABORTED, and the checks below find the table as it was (no commit, nothing pending).
+        await expect(table.upsert(batch, { validators: [check.validator] }), `${label}: upsert rejected by ${check.name}`).rejects.toMatchObject({ code: 'ABORTED' });
+        expect(table.timeline.filter((i) => i.state !== 'COMPLETED'), `${label}: pending after a rejected write`).toEqual([]);
+        stats.rejected++;
+      } else {
+        const r = await table.upsert(batch, { ...(next && { schema: stageSchema(next) }), ...(check && { validators: [check.validator] }) });
+        expectCounts(r, seq.upsert(batch, r.instant), label);
+        if (next) seq.stage = next;
+        seq.record(r.instant);
+        if (next) stats.evolutions++;
+        if (check) stats.validated++;
+      }
     } else if (what < 0.4) {
-      const batch = Array.from({ length: 1 + rnd.int(5) }, () => seq.row(seq.freshId()));
+      const batch = Array.from({ length: 1 + rnd.int(5) }, () => makeRow(seq.freshId()));
       // Duplicate keys (fresh ones): a non-deduplicating insert writes every copy, also across partitions.
       // A copy of a key of this batch, or of an earlier insert's key (never upserted or deleted by key).
       const inserted = [...seq.model.values()].filter((r) => r.id.startsWith('f'));
@@ -155,7 +191,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       // refuses two inserts of one key into it — HoodieTableMetadataUtil.reduceByKeys.)
       if (hostile && !options.metadataTable && rnd.chance(0.4)) {
         const twin = inserted.length > 0 && rnd.chance(0.5) ? rnd.pick(inserted) : rnd.pick(batch);
-        batch.push(rnd.chance(0.7) ? seq.row(twin.id, twin.part) : seq.row(twin.id));
+        batch.push(rnd.chance(0.7) ? makeRow(twin.id, twin.part) : makeRow(twin.id));
       }
       const r = await table.insert(batch);
       expectCounts(r, seq.insert(batch, r.instant), label);
@@ -168,7 +204,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     } else if (what < 0.6) {
       const whole = rnd.chance(0.2);
       const partitions = whole ? undefined : [...new Set([rnd.pick(parts), rnd.pick(parts)])];
-      const batch = Array.from({ length: rnd.int(4) }, () => seq.row(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(parts)));
+      const batch = Array.from({ length: rnd.int(4) }, () => makeRow(seq.freshId(), partitions ? rnd.pick(partitions) : rnd.pick(parts)));
       const r = whole ? await table.insertOverwriteTable(batch) : await table.insertOverwrite(batch, { partitions: partitions!.map(partitionPathOf) });
       seq.overwrite(batch, partitions, r.instant);
       expect(r.stats.inserted, `${label}: overwrite inserted`).toBe(batch.length);
@@ -224,13 +260,13 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
       savepoints = savepoints.filter((s) => s.entry <= sp.entry);
     }
     // Every row with its meta columns: latest, read-optimized (copy-on-write: the snapshot), every instant.
-    const expected = canonWithMeta(seq.model, seq.commits);
-    expect(await rowsWithMeta(table), `${label}: snapshot`).toEqual(expected);
-    if (type === 'COPY_ON_WRITE') expect(await rowsWithMeta(table, { readOptimized: true }), `${label}: read-optimized`).toEqual(expected);
+    const expected = canonWithMeta(seq.model, seq.commits, undefined, seq.stage);
+    expect(await rowsWithMeta(table, {}, seq.stage), `${label}: snapshot`).toEqual(expected);
+    if (type === 'COPY_ON_WRITE') expect(await rowsWithMeta(table, { readOptimized: true }, seq.stage), `${label}: read-optimized`).toEqual(expected);
     const isProtected = (instant: string) => retainedFrom === undefined || instant >= retainedFrom || savepoints.some((s) => s.instant === instant);
     for (const h of seq.history) {
       try {
-        expect(await rowsWithMeta(table, { asOf: h.instant }), `${label}: as of ${h.instant}`).toEqual(canonWithMeta(h.model, h.commits));
+        expect(await rowsWithMeta(table, { asOf: h.instant }, h.stage), `${label}: as of ${h.instant}`).toEqual(canonWithMeta(h.model, h.commits, undefined, h.stage));
       } catch (err) {
         // Time travel past a clean may be refused — never answered with other rows.
         if (!isLakeletError(err, 'NOT_FOUND') || isProtected(h.instant)) throw err;
@@ -245,16 +281,16 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
         // Merge-on-read merges only the window's files (table-model-checks.ts expectedWindowMerge); copy-on-write
         // reads each written group's latest file: the table as of `to` restricted to the window's commits.
         const want = type === 'MERGE_ON_READ'
-          ? expectedWindowMerge(seq.events, to.model, to.commits, from.instant, to.instant, await baseFilesInWindow(table, from.instant, to.instant))
-          : expectedIncremental(to.model, to.commits, from.instant, to.instant);
-        expect(await rowsWithMeta(table, { from: from.instant, to: to.instant }), `${label}: incremental (${from.instant}, ${to.instant}]`).toEqual(want);
+          ? expectedWindowMerge(seq.events, to.model, to.commits, from.instant, to.instant, await baseFilesInWindow(table, from.instant, to.instant), to.stage)
+          : expectedIncremental(to.model, to.commits, from.instant, to.instant, to.stage);
+        expect(await rowsWithMeta(table, { from: from.instant, to: to.instant }, to.stage), `${label}: incremental (${from.instant}, ${to.instant}]`).toEqual(want);
       } catch (err) {
         if (!isLakeletError(err, 'NOT_FOUND') || (isProtected(from.instant) && isProtected(to.instant))) throw err;
       }
     }
     await validate(label);
     const reopened = await openTable(options.reopen ? options.reopen() : storage);
-    expect(await rowsWithMeta(reopened), `${label}: reopened`).toEqual(expected);
+    expect(await rowsWithMeta(reopened, {}, seq.stage), `${label}: reopened`).toEqual(expected);
     // Active data commits (compactions excluded) are the newest entries of the model's history.
     const dataCommits = reopened.commits.filter((c) => type === 'COPY_ON_WRITE' || c.action !== 'commit').map((c) => c.requestedTime);
     expect(dataCommits, `${label}: commits`).toEqual(seq.history.slice(seq.history.length - dataCommits.length).map((h) => h.instant));
