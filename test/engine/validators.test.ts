@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   createTable, expect as expectRecords, memoryStorage, notNull, openTable, rowCount, unique, validateTable,
-  type PendingSnapshot, type PreCommitValidator, type Table, type TableType, type WriteResult,
+  type PendingSnapshot, type PreCommitValidator, type Table, type TableType, type ValidationContext, type WriteResult,
 } from '../../src/index.js';
 import { failure, thrown } from '../helpers/expect-error.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
@@ -185,6 +185,23 @@ describe('pre-commit validators: options', () => {
     expect(await contents(t)).toEqual(['a/p0/1', 'c/p0/3']);
     expect(t.timeline.filter((i) => i.state !== 'COMPLETED')).toEqual([]);
     expect((await validateTable(t.storage)).problems).toEqual([]);
+  });
+
+  test('a validator object gets the records, the schema and key lookups through the index', async () => {
+    const t = await table('COPY_ON_WRITE', 6);
+    let seen: { records: string[]; fields: string[]; found: number } | undefined;
+    const probe = {
+      name: 'probe',
+      async validate(ctx: ValidationContext) {
+        const found = await ctx.existingKeys([{ recordKey: 'a', partitionPath: 'part=p0', data: {} }, { recordKey: 'zz', partitionPath: 'part=p0', data: {} }, ...ctx.records]);
+        seen = { records: ctx.records.map((r) => r.recordKey), fields: ctx.schema.fields.map((f) => f.name), found: found.size };
+        return ctx.records.length < 2 || 'at most one record per write';
+      },
+    };
+    await t.insert([row('c')], { validators: [probe] });
+    expect(seen).toEqual({ records: ['c'], fields: ['id', 'part', 'ts', 'val'], found: 1 });
+    await expectRejected(t, () => t.upsert([row('a', 5), row('d')], { validators: [probe] }), /validator probe failed: at most one record per write/);
+    expect(seen?.found).toBe(1); // a: once, whether asked as made up or as the write's own record
   });
 
   test('validators run in order and stop at the first failure; an ABORTED write is not retried on conflict', async () => {

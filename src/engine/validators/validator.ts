@@ -107,7 +107,9 @@ export async function runPreCommitValidators(validators: readonly PreCommitValid
   const context: ValidationContext = {
     batch, snapshot, records, schema: commit.schema, globalKeys,
     existingKeys: async (asked) => {
-      const tagged = await input.lookup(asked as readonly HoodieRecord[]);
+      // The write's own records as they are; others a validator made up get no ordering values (a plain lookup).
+      const own = new Set<NewRecord>(records);
+      const tagged = await input.lookup(asked.map((r, index) => (own.has(r) ? (r as HoodieRecord) : { recordKey: r.recordKey, partitionPath: r.partitionPath, data: r.data, ordering: [], isDelete: false, index })));
       const found = new Set<string>();
       for (const group of tagged.updates.values()) for (const r of group.values()) found.add(uniquenessKey(globalKeys, r));
       return found;
