@@ -7,7 +7,7 @@ import { UsageError, parseColumnList } from './args.js';
 export const VALIDATE_HELP = `  --validate <spec>      a pre-commit check, repeatable; when one fails the write
                          is rolled back (nothing committed) and the exit status
                          is 2. <spec> is one of:
-                           not-null:<a[,b]>    those columns are set in every row
+                           not-null:<a[,b]>    every row has those columns set
                            unique              no record key the table already
                                                holds or the input repeats
                            row-count:MIN..MAX  rows of the table after the write
