@@ -88,15 +88,18 @@ export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unkno
     if (block.type !== 'AVRO_DATA' && block.type !== 'PARQUET_DATA') continue;
     const partial = isPartialBlock(block, path) ? partialFields(block, path, input.merge) : undefined;
     let rows: Record<string, unknown>[];
+    let writerSchema: AvroSchema | undefined;
     if (block.type === 'AVRO_DATA') {
       rows = decodeAvroDataBlock(block, path).records;
+      writerSchema = dataBlockSchema(block, path);
     } else {
       const file = bufferFromBytes(parquetDataBlockBytes(block, path));
       const footer = await readParquetFooter(file, `${path}@${block.contentOffset}`);
       rows = await readParquetRows(file, footer, path, { columns });
+      writerSchema = block.header.SCHEMA === undefined ? footerSchema(footer.keyValues) : dataBlockSchema(block, path);
     }
     // Records of an older schema read in the table's types; a partial block's absent columns stay absent.
-    const promoter = input.schema && schemaPromoter(input.schema, dataBlockSchema(block, path), partial === undefined);
+    const promoter = input.schema && schemaPromoter(input.schema, writerSchema, partial === undefined);
     if (promoter) for (const row of rows) promoter.row(row);
     if (partial) merger.addPartialRecords(rows, partial);
     else merger.addRecords(rows);
