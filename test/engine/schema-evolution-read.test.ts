@@ -1,8 +1,8 @@
 // Reads across a schema change (issue 14): rows written under schema A, then writes under schema B (types
 // promoted as Hudi allows, a nullable field added inside a struct, a new top-level column). Old files — untouched
 // COW base files, MOR base files under B's log blocks, and after compaction — read in B's types, new columns null;
-// an old row upserted under B merges; a COW rewrite, a compaction and a clustering write B's schema; a refused change leaves the
-// table as it was and the next valid write succeeds.
+// an old row upserted under B merges; a COW rewrite, a compaction and a clustering write B's schema; time travel
+// to before B reads A's types; a refused change leaves the table as it was and the next valid write succeeds.
 import { afterAll, describe, expect, test } from 'vitest';
 import { registerWorkerFactory } from '../../src/worker/pool.js';
 import { generatedKernelBytes, inProcessWorkers } from '../helpers/in-process-workers.js';
@@ -93,7 +93,7 @@ describe('reads across schema evolution', () => {
       test(`${type} v${tableVersion}${pool ? ' (worker pool)' : ''}: old files read in the new types, merged, rewritten and compacted`, async () => {
         const storage = memoryStorage();
         const table = await createTable(storage, { name: 'trips', type, tableVersion, recordKey: 'id', orderingField: 'ts', partitionBy: ['p'], schema: SCHEMA_A, workers: pool });
-        await table.upsert([rowA('a', 'old', 5), rowA('b', 'old', 6), rowA('c', 'old2', 7)]);
+        const first = await table.upsert([rowA('a', 'old', 5), rowA('b', 'old', 6), rowA('c', 'old2', 7)]);
 
         // A refused change (int → boolean): nothing is written, the next valid write succeeds.
         const before = await treeSnapshot(storage);
@@ -114,6 +114,11 @@ describe('reads across schema evolution', () => {
         for (const [filter, ids] of [['n = 7', ['c']], ['n >= 7', ['b', 'c', 'd']], ['l = 7000', ['c']], ['l > 6999.5', ['c']], ['i2d = 8', ['c']], ['amount = 12.5', ['a', 'c']], ['amount > 12.4999', ['a', 'c']]] as const) {
           expect((await rowsOf(table, { filters: [filter] })).map((r) => r.id), filter).toEqual(ids);
         }
+
+        // Time travel to before B: A's schema and types.
+        const asOfFirst: Record<string, unknown>[] = [];
+        for await (const row of table.rows({ asOf: first.instant, columns: ['id', 'n', 'bin'] })) asOfFirst.push(row);
+        expect(asOfFirst.find((r) => r.id === 'c')).toEqual({ id: 'c', n: 7, bin: utf8('b-c') });
 
         // Arrow output carries B's types for the old rows too.
         const arrow = await table.query({ columns: ['id', 'n', 'l', 'bin', 'amount', 'rider', 'extra'] });
