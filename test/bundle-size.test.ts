@@ -38,7 +38,7 @@ const LAZY_UNUSED: { name: string; facade: RegExp }[] = [
   // Pre-commit validators (engine/validators/validator.ts): loaded only by writes with validators.
   { name: 'validators', facade: /src\/engine\/validators\/validator\.ts$/ },
   // The CDC query (table.changes / changeRows): loaded only when changes are asked for.
-  { name: 'cdc', facade: /src\/engine\/read\/cdc\/cdc-query\.ts$/ },
+  { name: 'cdc', facade: /src\/engine\/read\/cdc\/cdc-(query|arrow)\.ts$/ },
 ];
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

@@ -167,4 +167,10 @@ export class TableReader {
     for await (const c of commitChanges(this.readState(options.listing), options)) yield* c.changes;
   }
 
+  /** The changes of {@link changes} as an Arrow Table: op, ts_ms (int64), commit_time, before and after (structs). */
+  async changesArrow(options: ChangesOptions): Promise<ArrowTable> {
+    await this.ctx.catchUp();
+    return (await import('../engine/read/cdc/cdc-arrow.js')).collectChangesArrow(this.readState(options.listing), options);
+  }
+
 }

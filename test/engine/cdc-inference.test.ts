@@ -78,6 +78,16 @@ for (const version of [6, 9] as const) {
         expect(first).toEqual(['p/k1 i', 'p/k2 i', 'q/q1 i', 'r/r1 i', 'r/r2 i']);
       });
 
+      test('changesArrow: the same changes as an Arrow Table (before/after as structs)', async () => {
+        const { table } = await build(type, version);
+        const changes = await table.changes({ from: EARLIEST });
+        const arrow = await table.changesArrow({ from: EARLIEST });
+        expect(arrow.schema.fields.map((f) => f.name)).toEqual(['op', 'ts_ms', 'commit_time', 'before', 'after']);
+        const { arrowToRows } = await import('../../src/arrow/arrow.js');
+        const back = [...arrowToRows(arrow)].map((r) => ({ op: r.op, ts_ms: Number(r.ts_ms), commitTime: r.commit_time, before: r.before, after: r.after }));
+        expect(canonical(back as typeof changes)).toEqual(canonical(changes));
+      });
+
       if (type === 'MERGE_ON_READ') {
         test('a compaction gives no changes, and the writes after it are inferred right', async () => {
           const { table, model, compaction, instants } = await build(type, version);
