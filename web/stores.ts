@@ -3,7 +3,7 @@
 // (`.lakelet-catalog/` at the root, kept by `registerTable` and `catalogSync`). S3 keys live in this object
 // only: never in storage, localStorage or the URL, and gone when the tab closes.
 import {
-  dropTable, httpStorage, indexedDbStorage, listTables, openTable, opfsStorage, prefixedStorage, s3Storage,
+  dropTable, httpStorage, indexedDbStorage, listTables, openTable, opfsStorage, prefixedStorage, registerTable, s3Storage,
   type CatalogEntry, type Storage,
 } from '../src/index.js';
 
@@ -74,10 +74,19 @@ async function catalogTables(root: Storage): Promise<StoredTable[]> {
   return tables.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-function catalogStore(kind: StoreKind, label: string, root: Storage, writable: boolean, afterRemove?: (t: StoredTable) => Promise<void>): DemoStore {
+function catalogStore(kind: StoreKind, label: string, root: Storage, writable: boolean, afterRemove?: (t: StoredTable) => Promise<void>,
+  unlisted?: () => Promise<string[]>): DemoStore {
   return {
     kind, label, root, writable,
-    list: () => catalogTables(root),
+    async list() {
+      const tables = await catalogTables(root);
+      const found = (await unlisted?.()) ?? [];
+      const known = new Set(tables.map((t) => t.path));
+      const missing = found.filter((path) => !known.has(path));
+      if (missing.length === 0) return tables;
+      for (const path of missing) await registerTable(root, path, { name: path });
+      return catalogTables(root);
+    },
     tableStorage: (path) => (path === '' ? root : prefixedStorage(root, path)),
     async remove(t) {
       await dropTable(root, t.name, { deleteFiles: !afterRemove });
@@ -86,14 +95,31 @@ function catalogStore(kind: StoreKind, label: string, root: Storage, writable: b
   };
 }
 
-/** Tables under `lakelet-demo/` in this origin's private file system; removing one removes its folder. */
+type Directory = FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> };
+
+const demoFolder = async () => (await (await navigator.storage.getDirectory()).getDirectoryHandle(DEMO_FOLDER, { create: true })) as Directory;
+
+/** Folders of `lakelet-demo/` holding `.hoodie/hoodie.properties` (tables earlier demos made without a catalog entry). */
+async function opfsTableFolders(): Promise<string[]> {
+  const out: string[] = [];
+  for await (const [name, handle] of (await demoFolder()).entries()) {
+    if (handle.kind !== 'directory' || name.startsWith('.') || checkTableName(name)) continue;
+    const hoodie = await (handle as FileSystemDirectoryHandle).getDirectoryHandle('.hoodie').catch(() => undefined);
+    if (await hoodie?.getFileHandle('hoodie.properties').then(() => true, () => false)) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * Tables under `lakelet-demo/` in this origin's private file system; removing one removes its folder. Table
+ * folders without a catalog entry (made by earlier versions of the demo) are registered when listed.
+ */
 export function opfsStore(): DemoStore {
   return catalogStore('opfs', `OPFS ${DEMO_FOLDER}/`, opfsStorage(DEMO_FOLDER), true, async (t) => {
-    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(DEMO_FOLDER);
-    await dir.removeEntry(t.path, { recursive: true }).catch((err: unknown) => {
+    await (await demoFolder()).removeEntry(t.path, { recursive: true }).catch((err: unknown) => {
       if (!(err instanceof DOMException && err.name === 'NotFoundError')) throw err;
     });
-  });
+  }, opfsTableFolders);
 }
 
 /** Tables in the IndexedDB database `lakelet-demo`. */

@@ -137,6 +137,23 @@ describe('demo page: stores', () => {
     await page.close();
   });
 
+  it('OPFS: lists (and registers) a table folder that has no catalog entry, as earlier demos made them', { timeout: 200_000 }, async () => {
+    const { page, errors } = await openPage();
+    await withLibrary(page, `async (l) => {
+      await l.createTable(l.opfsStorage('lakelet-demo/legacy_trips'), { name: 'legacy_trips', type: 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts',
+        schema: { type: 'record', name: 'r', fields: [{ name: 'uuid', type: 'string' }, { name: 'ts', type: 'long' }] } });
+    }`, null);
+    await page.reload();
+    await page.waitForSelector('#tables[data-listed] tr[data-table="legacy_trips"]');
+    const catalog = await withLibrary<string[]>(page, `async (l) => (await l.listTables(l.opfsStorage('lakelet-demo'))).map((e) => e.name)`, null);
+    expect(catalog).toContain('legacy_trips');
+    await page.click('#tables-list tr[data-table="legacy_trips"] button[data-action="open"]');
+    await ready(page);
+    expect(await page.textContent('#config')).toContain('legacy_trips');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('IndexedDB: the same flow on a version-9 table with the record index, listed after a reload', { timeout: 400_000 }, async () => {
     const { page, errors } = await openPage();
     await page.selectOption('#store-kind', 'indexeddb');
