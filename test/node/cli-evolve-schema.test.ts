@@ -1,36 +1,12 @@
 // `--evolve-schema` on the CLI's write commands: without it, input with columns the table lacks is refused
 // naming every new column (nothing written); with it, the columns are added as nullable ones (types inferred),
 // int/long columns are promoted for larger numbers and fractions, and query and inspect show the evolved schema.
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { nodeFsStorage, openTable } from '../../src/node/index.js';
 import { jsonLines, runCli } from './cli-helpers.js';
+import { listing, scratchFolder } from './cli-scratch.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'lakelet-cli-evolve-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-let counter = 0;
-const fresh = (name: string) => join(scratch, `${name}-${++counter}`);
-function file(name: string, text: string): string {
-  const p = join(scratch, `${++counter}-${name}`);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Every file under `dir` with size and mtime: a refused write leaves this unchanged. */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(`${relative(dir, p)} ${statSync(p).size} ${statSync(p).mtimeMs}`);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
+const { fresh, file } = scratchFolder('lakelet-cli-evolve-');
 
 /** A table keyed by id, ordered by ts, with rows a and b of columns id, ts, n. */
 async function tableWithRows(type: 'cow' | 'mor', schemaFile?: string): Promise<string> {
@@ -56,26 +32,22 @@ async function latestFields(dir: string): Promise<Record<string, unknown>> {
 }
 
 describe('without --evolve-schema', () => {
-  test('JSON lines with new columns: refused naming all of them and the flag; nothing written', async () => {
-    const dir = await tableWithRows('cow');
-    const before = listing(dir);
-    const input = file('new.jsonl', '{"id":"c","ts":2,"n":3,"extra":"x"}\n{"id":"d","ts":2,"n":4,"score":1.5}\n');
-    const r = await runCli('upsert', dir, '--input', input);
-    expect(r.code).toBe(2);
-    expect(r.err).toBe(`lakelet: input: ${input} line 1: columns "extra", "score" are not in the table schema (id, ts, n); pass --evolve-schema to add them as nullable columns\n`);
-    expect(r.err.split('\n')).toHaveLength(2);
-    expect(listing(dir)).toEqual(before);
-  });
-
-  test('CSV with a new column: refused the same way (not only the first unknown header column)', async () => {
-    const dir = await tableWithRows('mor');
-    const before = listing(dir);
-    const input = file('new.csv', 'id,ts,extra,n,score\nc,2,x,3,1.5\n');
-    const r = await runCli('insert', dir, '--input', input);
-    expect(r.code).toBe(2);
-    expect(r.err).toBe(`lakelet: input: ${input} line 1: columns "extra", "score" are not in the table schema (id, ts, n); pass --evolve-schema to add them as nullable columns\n`);
-    expect(listing(dir)).toEqual(before);
-  });
+  // CSV refuses every new header column (not only the first the parser meets); JSON lines name the first line with one.
+  const inputs = [
+    { what: 'JSON lines', type: 'cow', command: 'upsert', name: 'new.jsonl', text: '{"id":"c","ts":2,"n":3,"extra":"x"}\n{"id":"d","ts":2,"n":4,"score":1.5}\n' },
+    { what: 'CSV', type: 'mor', command: 'insert', name: 'new.csv', text: 'id,ts,extra,n,score\nc,2,x,3,1.5\n' },
+  ] as const;
+  for (const c of inputs) {
+    test(`${c.what} with new columns (${c.command}, ${c.type}): refused naming all of them and the flag; nothing written`, async () => {
+      const dir = await tableWithRows(c.type);
+      const before = listing(dir);
+      const input = file(c.name, c.text);
+      const r = await runCli(c.command, dir, '--input', input);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`lakelet: input: ${input} line 1: columns "extra", "score" are not in the table schema (id, ts, n); pass --evolve-schema to add them as nullable columns\n`);
+      expect(listing(dir)).toEqual(before);
+    });
+  }
 
   test('input that fits the table is written as before', async () => {
     const dir = await tableWithRows('cow');

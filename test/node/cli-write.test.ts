@@ -1,9 +1,8 @@
 // The CLI's write commands in-process: create, upsert/insert/bulk-insert/delete from JSON lines, CSV and
 // parquet, read back through `lakelet query`; progress on stderr; bad input leaves the table unchanged.
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { main } from '../../src/node/cli/cli.js';
 import { parseCsv as parseCsvInput } from '../../src/node/cli/input-csv.js';
 import { JsonNumber, parseJson } from '../../src/node/cli/input-json.js';
@@ -13,34 +12,11 @@ import { splitKeys } from '../../src/node/cli/write.js';
 import { parseRecordSchema } from '../../src/schema/table-schema.js';
 import { fixtureStorage } from '../helpers/fixtures.js';
 import { ensureDistBuilt, jsonLines, parseCsv, runBin, runCli } from './cli-helpers.js';
+import { listing, scratchFolder } from './cli-scratch.js';
 
 const V6_ZIP = 'sample_table/cow/v6_nonpartitioned.zip';
 
-const scratch = mkdtempSync(join(tmpdir(), 'lakelet-cli-write-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-let counter = 0;
-/** A fresh path under the scratch folder. */
-const fresh = (name: string) => join(scratch, `${name}-${++counter}`);
-/** Write a text file under the scratch folder and return its path. */
-function file(name: string, text: string): string {
-  const p = join(scratch, `${++counter}-${name}`);
-  writeFileSync(p, text);
-  return p;
-}
-
-/** Every file under `dir` with its size and mtime: a failed write must leave this unchanged. */
-function listing(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(`${relative(dir, p)} ${statSync(p).size} ${statSync(p).mtimeMs}`);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
+const { dir: scratch, fresh, file } = scratchFolder('lakelet-cli-write-');
 
 /** Rows of `lakelet query <dir>` without meta columns, sorted by `key`. */
 async function queryRows(dir: string, key = 'id', ...extra: string[]): Promise<Record<string, unknown>[]> {
