@@ -1,7 +1,6 @@
 // `lakelet replicate <src> <dst>`: brings a copy of a table (a local directory or an S3 location) up to the
 // source's completed timeline with replicate() (src/replication/), printing a summary line (or JSON).
-import { nodeFsStorage } from '../../storage/node-fs.js';
-import { replicate, s3Storage, storageForPath, type ReplicateResult, type Storage } from '../index.js';
+import { nodeFsStorage, replicate, s3Storage, storageForPath, type ReplicateResult, type Storage } from '../index.js';
 import { HELP, parseArgs, UsageError, type OptionSpec } from './args.js';
 import { OutputSink, type CliOutput } from './output.js';
 
