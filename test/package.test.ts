@@ -31,6 +31,7 @@ const PUBLIC_VALUES = [
   'validateTable', 'withTableWriteLock', 'zipStorage',
   'dropTable', 'hiveMetastoreHttp', 'hiveSyncStatements', 'listTables', 'registerTable',
   'replicate',
+  'avroSchemaToJson', 'evolveSchemaForRows',
 ];
 
 function sourceFiles(dir: string): string[] {
