@@ -6,6 +6,7 @@ import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import { HELP, parseArgs, parseInstantArg, UsageError, type OptionSpec } from './args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './format.js';
 import { OutputSink, type CliOutput } from './output.js';
+import { writeRowStream } from './row-stream.js';
 
 /** Help text of `lakelet changes`. */
 export const CHANGES_USAGE = `Usage: lakelet changes <table> --from <instant> [--to <instant>] [--format <fmt>]
@@ -37,8 +38,6 @@ const SPECS: OptionSpec[] = [HELP, { name: 'from', kind: 'value' }, { name: 'to'
 const COLUMNS = ['op', 'ts_ms', 'commit_time', 'before', 'after'];
 /** `--from earliest`: before every instant (Hudi's `hudi_table_changes(..., 'earliest')`). */
 const EARLIEST = '00000000000000000';
-/** Changes between flushes at most (the sink also flushes every ~64 KiB). */
-const FLUSH_ROWS = 1000;
 
 /** One change as an output row: images JSON-encoded by the table schema. */
 function changeRow(c: ChangeRecord, schema: AvroRecordSchema): Record<string, unknown> {
@@ -64,29 +63,10 @@ export async function changesCommand(argv: string[], io: { stdout: CliOutput; st
   const toText = args.values.get('to');
   const format = args.values.get('format') ?? 'jsonl';
   if (!(ROW_FORMATS as readonly string[]).includes(format)) throw new UsageError(`option --format must be one of ${ROW_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-  const table = await openTable(await storageForPath(args.positionals[0] as string));
   const to = toText === undefined ? undefined : parseInstantArg(toText, '--to');
+  const table = await openTable(await storageForPath(args.positionals[0] as string));
   const schema = await table.avroSchema(to === undefined ? {} : { asOf: to });
   const changes = table.changeRows({ from, ...(to === undefined ? {} : { to }), onWarning: (w) => io.stderr.write(`lakelet: warning: ${w.message.replace(/\s+/g, ' ')}\n`) });
-  // Resolve the range (and its errors) before the first output, so a CSV header never precedes an error.
-  const first = await changes.next();
-  const writer = rowWriter(format as RowFormat, COLUMNS, sink);
-  let pending = 0;
-  try {
-    if (!first.done) {
-      writer.row(changeRow(first.value, schema));
-      for await (const c of changes) {
-        writer.row(changeRow(c, schema));
-        if (++pending >= FLUSH_ROWS || sink.full) {
-          pending = 0;
-          await sink.flush();
-        }
-      }
-    }
-    writer.end();
-    await sink.flush();
-  } finally {
-    await changes.return(undefined);
-  }
+  await writeRowStream(changes, sink, () => rowWriter(format as RowFormat, COLUMNS, sink), (c) => changeRow(c, schema));
   return 0;
 }

@@ -17,6 +17,7 @@ import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, 
 import { VALIDATE_USAGE, validateCommand } from './validate.js';
 import { CATALOG_USAGE, catalogCommand } from './catalog.js';
 import { CHANGES_USAGE, changesCommand } from './changes.js';
+import { writeRowStream } from './row-stream.js';
 
 export type { CliOutput } from './output.js';
 
@@ -260,9 +261,6 @@ function queryArgs(argv: string[]): QueryArgs | 'help' {
   return { path, rows, format: format as RowFormat };
 }
 
-/** Rows between flushes at most (the sink also flushes every ~64 KiB). */
-const FLUSH_ROWS = 1000;
-
 async function queryCommand(argv: string[], io: CliIo): Promise<number> {
   const q = queryArgs(argv);
   if (q === 'help') return say(io.stdout, QUERY_USAGE);
@@ -276,25 +274,7 @@ async function queryCommand(argv: string[], io: CliIo): Promise<number> {
   const schema = await table.avroSchema(schemaAsOf === undefined ? {} : { asOf: schemaAsOf });
   const sink = new OutputSink(io.stdout);
   const rows = table.rows(opts);
-  // Resolve the query (and its errors) before the first output, so headers never precede an error.
-  const first = await rows.next();
-  const writer = rowWriter(q.format, opts.columns ?? schema.fields.map((f) => f.name), sink);
-  let pending = 0;
-  try {
-    if (!first.done) {
-      writer.row(jsonRow(first.value, schema));
-      for await (const row of rows) {
-        writer.row(jsonRow(row, schema));
-        if (++pending >= FLUSH_ROWS || sink.full) {
-          pending = 0;
-          await sink.flush();
-        }
-      }
-    }
-    writer.end();
-    await sink.flush();
-  } finally {
-    await rows.return(undefined);
-  }
+  // Resolved before the first output (row-stream.ts), so headers never precede an error.
+  await writeRowStream(rows, sink, () => rowWriter(q.format, opts.columns ?? schema.fields.map((f) => f.name), sink), (row) => jsonRow(row, schema));
   return 0;
 }
