@@ -7,7 +7,6 @@
 import { LakeletError, isLakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { avroSchemaJson } from '../../format/avro/schema.js';
-import { heartbeatPath } from '../../layout.js';
 import { planClustering, SORT_AND_SIZE_EXECUTION_STRATEGY, type ClusteringOptions, type ClusteringPlan, type ClusteringSliceInput } from '../../plan/clustering-plan.js';
 import { withoutMetaFields } from '../../schema/table-schema.js';
 import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
@@ -16,13 +15,14 @@ import { WRITE_ACTIONS } from '../../timeline/instant.js';
 import { systemClock } from '../clock.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
-import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
+import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
+import { withPlanHeartbeat } from './plan-heartbeat.js';
 import { instantTransition } from '../commit/transitions.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
 import { loadTimeline, type TableState } from '../table-state.js';
 import { writeClusteredFiles, type ClusteredFiles, type ClusteringWriterOptions } from './clustering-execute.js';
 import type { ScheduleOptions, ServiceTiming } from './compaction.js';
-import { clockAfter, compactionToMetadata } from './metadata-sync.js';
+import { clockAfter, compactionToMetadata, hasMetadataTable } from './metadata-sync.js';
 import { pendingClusterings, pendingClusteringGroups, type PendingClustering } from './pending-clustering.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
 
@@ -125,22 +125,7 @@ export async function runClustering(ctx: EngineContext, instant: string, options
   const pending = (await pendingClusterings(state)).find((c) => c.instant === instant);
   if (!pending) throw new LakeletError('ABORTED', `clustering: ${instant} is not a pending clustering (completed or rolled back meanwhile)`, { instant });
   const plan = clusteringPlanFromAvro(pending.plan, pending.path);
-  if (!(await storage.writeIfAbsent(heartbeatPath(instant), new TextEncoder().encode(String(clock.now()))))) {
-    if (!(await heartbeatExpired(storage, instant, timeoutMs, clock))) {
-      throw new LakeletError('CONFLICT', `clustering: ${instant} is being run by another writer (its heartbeat is live)`, { instant });
-    }
-  }
-  const heartbeat = await startHeartbeat(storage, instant, HEARTBEAT_INTERVAL_MS, clock);
-  let result: ClusteringResult;
-  try {
-    result = await execute(state, pending, plan, options, () => heartbeat.beat());
-  } catch (err) {
-    await heartbeat.stop();
-    throw err;
-  }
-  await heartbeat.stop();
-  await deleteMarkers(storage, instant).catch(() => undefined);
-  return result;
+  return withPlanHeartbeat(storage, instant, 'clustering', { clock, timeoutMs }, (beat) => execute(state, pending, plan, options, beat));
 }
 
 /** Remove the files a run of `instant` wrote (its markers name them), then the markers. */
@@ -155,6 +140,8 @@ async function execute(state: TableState, pending: PendingClustering, plan: Clus
   const transition = instantTransition(storage, config, instant, pending.action);
   const clock = options.clock ?? systemClock;
   await discardFiles(state, instant); // start over: an interrupted run's files go first
+  // And its MDT deltacommit (it names that run's files; a pending data instant's deltacommit counts for nobody).
+  if (hasMetadataTable(state)) await (await import('../metadata/lazy.js')).discardMetadataDeltacommitOf(storage, config, instant);
   await transition.markInflight(); // empty, as Hudi writes a clustering's inflight file
   const files = await writeClusteredFiles(state, instant, plan, options, beat);
   const metadata = commitMetadataBytes(config.timelineLayoutVersion, {

@@ -15,16 +15,17 @@ import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
 import { WRITE_ACTIONS } from '../../timeline/instant.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
-import { heartbeatPath, instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
+import { instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
 import { instantTransition } from '../commit/transitions.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { compactionToMetadata, clockAfter } from './metadata-sync.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
 import { pendingClusteringGroups } from './pending-clustering.js';
+import { withPlanHeartbeat } from './plan-heartbeat.js';
 import { readSliceLogs, type SliceReadContext } from '../read/file-slice-reader.js';
 import { wireLogVisibility } from '../../merge/slice-merge.js';
 import { mergeBucket } from '../write/merge-handle.js';
-import { HEARTBEAT_INTERVAL_MS, HEARTBEAT_TIMEOUT_MS, heartbeatExpired, startHeartbeat } from '../commit/heartbeat.js';
+import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { loadTimeline, type TableState } from '../table-state.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
@@ -133,22 +134,7 @@ export async function runCompaction(ctx: EngineContext, instant: string, options
   const { config } = state;
   const planPath = instantFilePath(config, instant, 'compaction', 'REQUESTED');
   const plan = parseCompactionPlan(await storage.read(planPath), planPath);
-  if (!(await storage.writeIfAbsent(heartbeatPath(instant), new TextEncoder().encode(String(clock.now()))))) {
-    if (!(await heartbeatExpired(storage, instant, timeoutMs, clock))) {
-      throw new LakeletError('CONFLICT', `compaction: ${instant} is being run by another writer (its heartbeat is live)`, { instant });
-    }
-  }
-  const heartbeat = await startHeartbeat(storage, instant, HEARTBEAT_INTERVAL_MS, clock);
-  let result: CompactionResult;
-  try {
-    result = await execute(state, instant, plan, options, () => heartbeat.beat());
-  } catch (err) {
-    await heartbeat.stop();
-    throw err;
-  }
-  await heartbeat.stop();
-  await deleteMarkers(storage, instant).catch(() => undefined);
-  return result;
+  return withPlanHeartbeat(storage, instant, 'compaction', { clock, timeoutMs }, (beat) => execute(state, instant, plan, options, beat));
 }
 
 async function execute(state: TableState, instant: string, plan: CompactionPlan, options: CompactionRunOptions, beat: () => Promise<void>): Promise<CompactionResult> {
