@@ -24,7 +24,8 @@ export { evolveSchemaForRows } from './schema/evolve-for-rows.js';
 export { hiveSyncStatements } from './catalog/hive-sync.js';
 export { dropTable, listTables, registerTable } from './catalog/catalog.js';
 export { hiveMetastoreHttp } from './catalog/metastore-http.js';
-export { expect, notNull, rowCount, unique } from './engine/validators/builtins.js';
+/** The pre-commit validator built-ins: `validators.notNull`, `validators.unique`, `validators.rowCount`, `validators.expect`. */
+export * as validators from './engine/validators/builtins.js';
 export type { HiveSyncOptions } from './catalog/hive-sync.js';
 export type { CatalogEntry } from './catalog/catalog-file.js';
 export type { DropTableOptions, RegisterTableOptions } from './catalog/catalog.js';

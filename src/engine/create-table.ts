@@ -7,9 +7,9 @@ import { createTableProperties, type CreatableTableVersion } from '../config/tab
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../format/avro/schema.js';
 import { normalizeUserSchema } from '../schema/user-schema.js';
-import { createKeyGenerator, inferKeyGeneratorType, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
+import { inferKeyGeneratorType, loadKeyGenerator, keyGeneratorClassName, type KeyGeneratorKind, type KeyGeneratorOptions } from '../keygen/key-generator.js';
 import { ESCAPED_PARTITION_PATH_PROPERTY } from '../keygen/partition-path.js';
-import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-key-generator.js';
+import { timestampOptionsToProperties, type TimestampKeyGenOptions } from '../keygen/timestamp-options.js';
 import type { Storage } from '../storage/storage.js';
 import { PROPERTIES_PATH } from '../layout.js';
 import type { WriteOptions } from './write/write-options.js';
@@ -117,7 +117,7 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     ...(schema ? { schema } : {}),
   };
   try {
-    createKeyGenerator(keyGenOptions);
+    await loadKeyGenerator(keyGenOptions);
   } catch (err) {
     if (!(err instanceof LakeletError)) throw err;
     const fields = `record key ${recordKeyFields.join(',')}, partition fields ${partitionFields.join(',') || 'none'}`;

@@ -6,7 +6,8 @@ import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import { loneSurrogateProblem } from '../schema/well-formed.js';
 import { hudiValueString, lookupField } from './field-value.js';
 import { DEFAULT_PARTITION_PATH, assertSafePartitionPath, encodePartitionValue, escapePathName } from './partition-path.js';
-import { createTimestampPartitionFormatter, timestampOptionsFromProperties, type TimestampKeyGenOptions } from './timestamp-key-generator.js';
+import type { TimestampPartitionFormatter } from './timestamp-key-generator.js';
+import { timestampOptionsFromProperties, type TimestampKeyGenOptions } from './timestamp-options.js';
 
 /** The key generator families lakelet writes (Hudi's v8+ `hoodie.table.keygenerator.type` names). */
 export type KeyGeneratorKind = 'SIMPLE' | 'COMPLEX' | 'NON_PARTITION' | 'TIMESTAMP';
@@ -119,13 +120,26 @@ function checkFieldCount(type: KeyGeneratorKind, what: string, fields: readonly 
   }
 }
 
+/** Compiles the timestamp key generator's partition formatting (timestamp-key-generator.ts). */
+export type TimestampFormatterFactory = (options: TimestampKeyGenOptions) => TimestampPartitionFormatter;
+
+/**
+ * {@link createKeyGenerator}, loading the timestamp key generator's date formatting first when the type needs it
+ * (a lazy chunk: tables with other key generators never load it).
+ */
+export async function loadKeyGenerator(options: KeyGeneratorOptions): Promise<KeyGenerator> {
+  if (options.type !== 'TIMESTAMP') return createKeyGenerator(options);
+  const { createTimestampPartitionFormatter } = await import('./timestamp-key-generator.js');
+  return createKeyGenerator(options, createTimestampPartitionFormatter);
+}
+
 /**
  * Build a key generator. Validates the field lists for the type (and, given a schema, that every field exists).
  * Record keys follow Hudi exactly; partition values are escaped as Hudi does when `urlEncodePartitioning`, and in
  * every case `/`, `\`, `%`, control characters and a leading `.` (plain style) are percent-encoded so no row can
  * produce a path outside its partition directory (a deliberate deviation: Hudi writes such values raw).
  */
-export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
+export function createKeyGenerator(options: KeyGeneratorOptions, timestampFormatter?: TimestampFormatterFactory): KeyGenerator {
   const { type, schema } = options;
   const recordKeyFields = options.recordKeyFields.map((f) => f.trim()).filter((f) => f !== '');
   const partitionFields = options.partitionFields.map((f) => f.trim()).filter((f) => f !== '');
@@ -140,7 +154,12 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
     if (field.includes('/') || field.includes('\\') || field.startsWith('.') || /[\u0000-\u001f=]/.test(field)) throw invalidArgument(`keygen: field name ${JSON.stringify(field)} cannot be used for keys or partitions`, { field });
     if (schema !== undefined && lookupSchemaField(schema, field) === false) throw invalidArgument(`keygen: field '${field}' is not in the table schema`, { field });
   }
-  const timestampFormatter = type === 'TIMESTAMP' ? createTimestampPartitionFormatter(requireTimestamp(options.timestamp)) : undefined;
+  let formatTimestamp: TimestampPartitionFormatter | undefined;
+  if (type === 'TIMESTAMP') {
+    const timestamp = requireTimestamp(options.timestamp);
+    if (timestampFormatter === undefined) throw invalidArgument('keygen: the TIMESTAMP key generator is built by loadKeyGenerator (its date formatting loads on demand)', { field: 'timestamp' });
+    formatTimestamp = timestampFormatter(timestamp);
+  }
 
   const valueString = (row: Readonly<Record<string, unknown>>, field: string): string | null => {
     const { value, type: fieldType } = lookupField(row, field, schema);
@@ -188,12 +207,12 @@ export function createKeyGenerator(options: KeyGeneratorOptions): KeyGenerator {
 
   const partitionPath = (row: Readonly<Record<string, unknown>>): string => {
     if (partitionFields.length === 0) return '';
-    if (timestampFormatter !== undefined) {
+    if (formatTimestamp !== undefined) {
       const field = partitionFields[0] as string;
       const { value } = lookupField(row, field, schema);
       let formatted: string;
       try {
-        formatted = timestampFormatter(value);
+        formatted = formatTimestamp(value);
       } catch (err) {
         if (err instanceof LakeletError) throw new LakeletError(err.code, `${err.message} (field '${field}')`, { ...err.context, field }, { cause: err });
         throw err;

@@ -3,103 +3,9 @@
 import { LakeletError } from '../errors.js';
 import { compileDatePattern, type DatePattern } from './date-time-format.js';
 import { UTC_ZONE, fixedOffsetZone, parseTimeZone, type TimeZone } from './time-zone.js';
+import { SCALAR_TIME_UNITS, validateTimestampOptions, type ScalarTimeUnit, type TimestampKeyGenOptions } from './timestamp-options.js';
 
-/** How the partition field's value is read (`hoodie.keygen.timebased.timestamp.type`). */
-export type TimestampType = 'UNIX_TIMESTAMP' | 'DATE_STRING' | 'MIXED' | 'EPOCHMILLISECONDS' | 'EPOCHMICROSECONDS' | 'SCALAR';
-/** Java `TimeUnit` names accepted by `hoodie.keygen.timebased.timestamp.scalar.time.unit`. */
-export type ScalarTimeUnit = 'NANOSECONDS' | 'MICROSECONDS' | 'MILLISECONDS' | 'SECONDS' | 'MINUTES' | 'HOURS' | 'DAYS';
-
-/** Options of the timestamp key generator, one per `hoodie.keygen.timebased.*` property. */
-export interface TimestampKeyGenOptions {
-  /** `timestamp.type`: epoch seconds (UNIX_TIMESTAMP), milliseconds, microseconds, a SCALAR in `scalarTimeUnit`, or a date string. */
-  timestampType: TimestampType;
-  /** `timestamp.scalar.time.unit` for SCALAR; default `SECONDS`. */
-  scalarTimeUnit?: ScalarTimeUnit;
-  /** `input.dateformat` for DATE_STRING/MIXED: one or more Joda patterns separated by `inputDateFormatListDelimiterRegex`. */
-  inputDateFormat?: string;
-  /** `input.dateformat.list.delimiter.regex`; default `,`. */
-  inputDateFormatListDelimiterRegex?: string;
-  /** `output.dateformat`: the Joda pattern of the partition path; default `yyyy-MM-dd` (Hudi has no default). */
-  outputDateFormat?: string;
-  /** `timezone`: input and output zone at once (overrides the two below when set). */
-  timezone?: string;
-  /** `input.timezone`: zone of date strings without an offset. Unset: the offset in the text, else UTC. */
-  inputTimezone?: string;
-  /** `output.timezone`: zone of the partition path. Unset: the input string's zone, UTC for numbers. */
-  outputTimezone?: string;
-}
-
-/** The `hoodie.keygen.timebased.*` property prefix. */
-export const TIMESTAMP_KEYGEN_PREFIX = 'hoodie.keygen.timebased.';
-const TYPES: readonly TimestampType[] = ['UNIX_TIMESTAMP', 'DATE_STRING', 'MIXED', 'EPOCHMILLISECONDS', 'EPOCHMICROSECONDS', 'SCALAR'];
-const UNITS: Record<ScalarTimeUnit, { mul: bigint; div: bigint }> = {
-  NANOSECONDS: { mul: 1n, div: 1_000_000n },
-  MICROSECONDS: { mul: 1n, div: 1000n },
-  MILLISECONDS: { mul: 1n, div: 1n },
-  SECONDS: { mul: 1000n, div: 1n },
-  MINUTES: { mul: 60_000n, div: 1n },
-  HOURS: { mul: 3_600_000n, div: 1n },
-  DAYS: { mul: 86_400_000n, div: 1n },
-};
 const MAX_MS = 8.64e15;
-
-const PROPS: [keyof TimestampKeyGenOptions, string][] = [
-  ['timestampType', 'timestamp.type'],
-  ['scalarTimeUnit', 'timestamp.scalar.time.unit'],
-  ['inputDateFormat', 'input.dateformat'],
-  ['inputDateFormatListDelimiterRegex', 'input.dateformat.list.delimiter.regex'],
-  ['outputDateFormat', 'output.dateformat'],
-  ['timezone', 'timezone'],
-  ['inputTimezone', 'input.timezone'],
-  ['outputTimezone', 'output.timezone'],
-];
-
-/**
- * Read timestamp key generator options from table properties (`hoodie.keygen.timebased.*`, or the deprecated
- * `hoodie.deltastreamer.keygen.timebased.*`). Returns undefined when `timestamp.type` is absent; an unknown
- * type or time unit → `INVALID_ARGUMENT`.
- */
-export function timestampOptionsFromProperties(properties: ReadonlyMap<string, string> | Readonly<Record<string, string>>): TimestampKeyGenOptions | undefined {
-  const get = (suffix: string): string | undefined => {
-    for (const prefix of [TIMESTAMP_KEYGEN_PREFIX, 'hoodie.deltastreamer.keygen.timebased.']) {
-      const key = prefix + suffix;
-      const v = properties instanceof Map ? properties.get(key) : (properties as Record<string, string>)[key];
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  const type = get('timestamp.type');
-  if (type === undefined || type.trim() === '') return undefined;
-  const out: Record<string, string> = {};
-  for (const [option, suffix] of PROPS) {
-    const v = get(suffix);
-    if (v !== undefined && (v.trim() !== '' || option === 'inputDateFormatListDelimiterRegex')) out[option] = option === 'timestampType' || option === 'scalarTimeUnit' ? v.trim().toUpperCase() : v;
-  }
-  const options = out as unknown as TimestampKeyGenOptions;
-  validateOptions(options);
-  return options;
-}
-
-/** The `hoodie.keygen.timebased.*` properties that describe `options` (defaults written out explicitly). */
-export function timestampOptionsToProperties(options: TimestampKeyGenOptions): Record<string, string> {
-  validateOptions(options);
-  const resolved: TimestampKeyGenOptions = { ...options, outputDateFormat: options.outputDateFormat ?? 'yyyy-MM-dd' };
-  const out: Record<string, string> = {};
-  for (const [option, suffix] of PROPS) {
-    const v = resolved[option];
-    if (v !== undefined) out[TIMESTAMP_KEYGEN_PREFIX + suffix] = v;
-  }
-  return out;
-}
-
-function validateOptions(options: TimestampKeyGenOptions): void {
-  if (!TYPES.includes(options.timestampType)) {
-    throw new LakeletError('INVALID_ARGUMENT', `keygen: unknown timestamp type ${JSON.stringify(options.timestampType)} (expected one of ${TYPES.join(', ')})`, { field: 'timestamp.type', value: options.timestampType });
-  }
-  if (options.scalarTimeUnit !== undefined && !(options.scalarTimeUnit in UNITS)) {
-    throw new LakeletError('INVALID_ARGUMENT', `keygen: unknown scalar time unit ${JSON.stringify(options.scalarTimeUnit)}`, { field: 'timestamp.scalar.time.unit', value: options.scalarTimeUnit });
-  }
-}
 
 /** Turns one partition-field value into the formatted (not yet escaped) partition path. */
 export type TimestampPartitionFormatter = (value: unknown) => string;
@@ -116,12 +22,12 @@ export type TimestampPartitionFormatter = (value: unknown) => string;
  * (Hudi uses the JVM default zone there). Errors → `INVALID_ARGUMENT` with `value`.
  */
 export function createTimestampPartitionFormatter(options: TimestampKeyGenOptions): TimestampPartitionFormatter {
-  validateOptions(options);
+  validateTimestampOptions(options);
   const type = options.timestampType;
   const isString = type === 'DATE_STRING' || type === 'MIXED';
   const unitName: ScalarTimeUnit | undefined =
     type === 'UNIX_TIMESTAMP' ? 'SECONDS' : type === 'EPOCHMILLISECONDS' ? 'MILLISECONDS' : type === 'EPOCHMICROSECONDS' ? 'MICROSECONDS' : type === 'SCALAR' ? options.scalarTimeUnit ?? 'SECONDS' : undefined;
-  const unit = unitName === undefined ? undefined : UNITS[unitName];
+  const unit = unitName === undefined ? undefined : SCALAR_TIME_UNITS[unitName];
   const blank = (s: string | undefined): string | undefined => (s === undefined || s.trim() === '' ? undefined : s);
   const zoneId = blank(options.timezone);
   const inputZone: TimeZone | undefined = zoneId !== undefined ? parseTimeZone(zoneId) : blank(options.inputTimezone) !== undefined ? parseTimeZone(options.inputTimezone as string) : undefined;

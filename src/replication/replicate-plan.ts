@@ -2,6 +2,7 @@
 // diverged from the source (a completed instant the source never had, or the same instant with other content).
 // Pure: timelines and file sizes in, a plan or a CONFLICT out.
 import { conflict } from '../errors.js';
+import { METADATA_TABLE_DIR } from '../layout.js';
 import { compareInstantTimes, completedAction, type Instant } from '../timeline/instant.js';
 import type { Timeline } from '../timeline/timeline.js';
 import type { ReplicatedTable } from './replicate-paths.js';
@@ -148,7 +149,7 @@ export function planInstants(source: StoreTimelines, target: StoreTimelines | un
     reverts.push(...checkTable('data', source.data, target.data, rolledBack.data));
     if (target.metadata !== undefined) {
       if (source.metadata === undefined) {
-        throw conflict("replicate: the target has a metadata table (.hoodie/metadata) but the source has none: the target diverged", { path: '.hoodie/metadata' });
+        throw conflict(`replicate: the target has a metadata table (${METADATA_TABLE_DIR}) but the source has none: the target diverged`, { path: METADATA_TABLE_DIR });
       }
       reverts.push(...checkTable('metadata', source.metadata, target.metadata, rolledBack.metadata));
     }

@@ -1,6 +1,6 @@
 // `Table.cluster`: as the other table services, under the table's write lock on the table loaded afresh — a
 // clustering plan scheduled (a live pending write → `CONFLICT`), then every pending clustering run.
-import { runPendingClusterings, scheduleClustering, type ClusteringResult } from '../engine/services/clustering.js';
+import type { ClusteringResult } from '../engine/services/clustering.js';
 import type { ServiceTiming } from '../engine/services/compaction.js';
 import type { EngineContext } from '../engine/context.js';
 import type { ClusteringOptions } from '../plan/clustering-plan.js';
@@ -14,6 +14,7 @@ export type ClusterOptions = ClusteringOptions & ServiceTiming;
  * over). Returns the result of the newest clustering run, or undefined when there was nothing to cluster.
  */
 export async function clusterTable(ctx: EngineContext, options: ClusterOptions = {}): Promise<ClusteringResult | undefined> {
+  const { runPendingClusterings, scheduleClustering } = await import('../engine/services/clustering.js'); // the service loads on first use
   const { options: resolved, release } = ctx.writeOptions({ ...(options.clock && { clock: options.clock }), ...(options.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: options.heartbeatTimeoutMs }) });
   try {
     return await runTableService(ctx, 'write', async (ctx) => {

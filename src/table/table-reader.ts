@@ -14,16 +14,17 @@ import { LakeletError } from '../errors.js';
 import type { EngineContext } from '../engine/context.js';
 import type { FileSliceOptions, RowsOptions, TableRetention } from '../types.js';
 import { tableRetention } from './retention.js';
-import { schemaHistory, type SchemaHistoryEntry } from './schema-history.js';
+import type { SchemaHistoryEntry } from './schema-history.js';
 import { collectArrow, readState, resolveRowsRead, resolveSliceRead, resolveWithFallback } from './reads.js';
 import type { CommitListener, OnCommitOptions } from '../engine/commit/notifications.js';
-import type { ChangesOptions } from '../engine/read/cdc/cdc-query.js';
 import type { ChangeRecord } from '../engine/read/cdc/cdc-infer.js';
+// The CDC query is imported statically: as a lazy chunk it made the bundler split the shared read path into more
+// chunks, which weighed more than the query itself (test/bundle-size.test.ts).
+import { collectChanges, commitChanges, type ChangesOptions } from '../engine/read/cdc/cdc-query.js';
+import { collectChangesArrow } from '../engine/read/cdc/cdc-arrow.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
-/** The CDC query, loaded on first use (apps that never ask for changes never load it). */
-const loadCdc = () => import('../engine/read/cdc/cdc-query.js');
 
 /** The reads every {@link Table} has; `openTable` or `createTable` gives one. */
 export class TableReader {
@@ -98,8 +99,8 @@ export class TableReader {
    * Each distinct table schema the active timeline's completed writes recorded, oldest first, with the
    * instant (requested time) that introduced it: how the table's schema evolved.
    */
-  schemaHistory(): Promise<SchemaHistoryEntry[]> {
-    return schemaHistory(this.state);
+  async schemaHistory(): Promise<SchemaHistoryEntry[]> {
+    return (await import('./schema-history.js')).schemaHistory(this.state); // loaded on first use, with its schema diff
   }
 
   /** The table schema as an Arrow schema. */
@@ -157,20 +158,19 @@ export class TableReader {
    */
   async changes(options: ChangesOptions): Promise<ChangeRecord[]> {
     await this.ctx.catchUp();
-    return (await loadCdc()).collectChanges(this.readState(options.listing), options);
+    return collectChanges(this.readState(options.listing), options);
   }
 
   /** The changes of {@link changes}, streamed commit by commit (one commit's changes in memory at a time). */
   async *changeRows(options: ChangesOptions): AsyncGenerator<ChangeRecord> {
     await this.ctx.catchUp();
-    const { commitChanges } = await loadCdc();
     for await (const c of commitChanges(this.readState(options.listing), options)) yield* c.changes;
   }
 
   /** The changes of {@link changes} as an Arrow Table: op, ts_ms (int64), commit_time, before and after (structs). */
   async changesArrow(options: ChangesOptions): Promise<ArrowTable> {
     await this.ctx.catchUp();
-    return (await import('../engine/read/cdc/cdc-arrow.js')).collectChangesArrow(this.readState(options.listing), options);
+    return collectChangesArrow(this.readState(options.listing), options);
   }
 
 }

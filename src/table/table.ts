@@ -23,6 +23,8 @@ import type { WriteInput } from '../engine/write/records.js';
 import { compactTable, disableTableMetadataTable, rollbackTable, runTableService } from './services.js';
 import type { TableReadDefaults } from '../engine/context.js';
 import { TableReader } from './table-reader.js';
+import { clusterTable, type ClusterOptions } from './clustering.js';
+import type { ClusteringResult } from '../engine/services/clustering.js';
 
 /**
  * An open Hudi table: `openTable` (table/open.ts) opens one, `createTable` makes one. The table reflects the timeline as it was when
@@ -155,8 +157,8 @@ export class Table extends TableReader {
    * clusterings run too. With a live pending write this throws `CONFLICT` and nothing changes. Returns the
    * newest clustering's result, or undefined when there was nothing to cluster. The code loads on first use.
    */
-  async cluster(options: import('./clustering.js').ClusterOptions = {}): Promise<import('../engine/services/clustering.js').ClusteringResult | undefined> {
-    return (await import('./clustering.js')).clusterTable(this.ctx, options);
+  async cluster(options: ClusterOptions = {}): Promise<ClusteringResult | undefined> {
+    return clusterTable(this.ctx, options);
   }
 
   /**

@@ -102,3 +102,19 @@ for (const version of [6, 9] as const) {
     });
   }
 }
+
+describe('a write that promotes a column', () => {
+  for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {
+    test(`${type}: before images of rows written under the older schema come in the table's current types`, async () => {
+      const intSchema = { type: 'record', name: 'c', namespace: 'test', fields: [{ name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'n', type: 'int' }] };
+      const longSchema = { ...intSchema, fields: [{ name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'n', type: 'long' }] };
+      const table = await createTable(memoryStorage(), { name: 'c', type, recordKey: 'id', orderingField: 'ts', schema: intSchema, compaction: { inline: false }, metadataTable: false });
+      await table.upsert([{ id: 'a', ts: 1n, n: 7 }, { id: 'b', ts: 1n, n: 8 }]);
+      const t = (await table.upsert([{ id: 'a', ts: 2n, n: 10_000_000_000n }], { schema: longSchema })).instant;
+      const [change] = await table.changes({ from: EARLIEST, to: t }).then((cs) => cs.filter((c) => c.commitTime === t));
+      expect(change?.op).toBe('u');
+      expect(change?.before).toEqual({ id: 'a', ts: 1n, n: 7n }); // the int 7 of the first file, read as the long it now is
+      expect(change?.after).toEqual({ id: 'a', ts: 2n, n: 10_000_000_000n });
+    });
+  }
+});

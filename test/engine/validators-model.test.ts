@@ -2,7 +2,9 @@
 // of them breaking a validator (a negative value, a null, a repeated key, too many rows); the model applies only
 // the accepted batches, and after every step — and after reopening — the table reads exactly as the model.
 import { describe, expect, test } from 'vitest';
-import { createTable, expect as expectRecords, memoryStorage, notNull, openTable, rowCount, unique, validateTable, type Table } from '../../src/index.js';
+import { createTable, memoryStorage, openTable, validateTable, validators, type Table } from '../../src/index.js';
+
+const { expect: expectRecords, notNull, rowCount, unique } = validators;
 import { failure } from '../helpers/expect-error.js';
 import { Random } from '../helpers/random.js';
 

@@ -4,11 +4,13 @@
 // the batch's stats and the table as it reads after the pending commit.
 import { describe, expect, test } from 'vitest';
 import {
-  createTable, expect as expectRecords, memoryStorage, notNull, openTable, rowCount, unique, validateTable,
+  createTable, memoryStorage, openTable, validateTable, validators,
   type PendingSnapshot, type PreCommitValidator, type Table, type TableType, type ValidationContext, type WriteResult,
 } from '../../src/index.js';
 import { failure, thrown } from '../helpers/expect-error.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
+
+const { expect: expectRecords, notNull, rowCount, unique } = validators;
 
 const SCHEMA = {
   type: 'record', name: 'r', namespace: 'dq',

@@ -1,7 +1,9 @@
 // Pre-commit validators in model sequences (table-model.ts `validators`): an upsert now and then carries one
 // built-in validator, and the model predicts from the batch and its own rows whether it rejects the write —
 // notNull and expect over the batch's records after dedupe, rowCount over the snapshot the write would leave.
-import { expect as expectRecords, notNull, rowCount, type PreCommitValidator } from '../../src/index.js';
+import { validators, type PreCommitValidator } from '../../src/index.js';
+
+const { expect: expectRecords, notNull, rowCount } = validators;
 import type { Random } from './random.js';
 import type { Row, Sequence } from './table-model-sequence.js';
 

@@ -2,8 +2,9 @@
 // `_hoodie_partition_path` from its data fields and compare with what Hudi stored.
 import { describe, expect, test } from 'vitest';
 import { unzipSync } from 'fflate';
-import { createKeyGenerator, keyGeneratorClassName, keyGeneratorOptionsFromConfig, parseKeyGeneratorType } from '../../src/keygen/key-generator.js';
-import { createTimestampPartitionFormatter, timestampOptionsFromProperties } from '../../src/keygen/timestamp-key-generator.js';
+import { keyGeneratorClassName, loadKeyGenerator, keyGeneratorOptionsFromConfig, parseKeyGeneratorType } from '../../src/keygen/key-generator.js';
+import { createTimestampPartitionFormatter } from '../../src/keygen/timestamp-key-generator.js';
+import { timestampOptionsFromProperties } from '../../src/keygen/timestamp-options.js';
 import { withoutMetaFields } from '../../src/schema/table-schema.js';
 import { openTable, tableStorage, zipStorage } from '../../src/index.js';
 import { collect, fixtureBytes } from '../helpers/fixtures.js';
@@ -28,7 +29,7 @@ describe('key generators reproduce the keys and paths Hudi stored', () => {
         const schema = withoutMetaFields(await table.avroSchema());
         const options = keyGeneratorOptionsFromConfig(table.config, withSchema ? schema : undefined);
         expect(options.type).toBe(c.type);
-        const keygen = createKeyGenerator(options);
+        const keygen = await loadKeyGenerator(options);
         const rows = await collect(table.rows());
         expect(rows.length).toBeGreaterThan(0);
         const keys = new Set<string>();

@@ -5,7 +5,7 @@ import { LakeletError } from '../../src/errors.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import { hudiValueString, javaBigDecimalToString, javaDoubleToString, javaFloatToString } from '../../src/keygen/field-value.js';
 import {
-  createKeyGenerator, keyGeneratorClassName, keyGeneratorOptionsFromConfig, parseKeyGeneratorType, type KeyGeneratorOptions,
+  createKeyGenerator, loadKeyGenerator, keyGeneratorClassName, keyGeneratorOptionsFromConfig, parseKeyGeneratorType, type KeyGeneratorOptions,
 } from '../../src/keygen/key-generator.js';
 import { DEFAULT_PARTITION_PATH, escapePathName, isSafePartitionPath, unescapePathName } from '../../src/keygen/partition-path.js';
 import { parseTableConfig } from '../../src/config/table-config.js';
@@ -275,7 +275,7 @@ describe('key generator names', () => {
     expect(thrown(() => parseKeyGeneratorType('com.example.MyKeyGen')).code).toBe('UNSUPPORTED');
   });
 
-  test('options from a table config include the timestamp settings', () => {
+  test('options from a table config include the timestamp settings', async () => {
     const config = parseTableConfig([
       'hoodie.table.name=t', 'hoodie.table.type=COPY_ON_WRITE', 'hoodie.table.version=6',
       'hoodie.table.recordkey.fields=id', 'hoodie.table.partition.fields=ts',
@@ -286,7 +286,7 @@ describe('key generator names', () => {
     const options = keyGeneratorOptionsFromConfig(config);
     expect(options).toMatchObject({ type: 'TIMESTAMP', recordKeyFields: ['id'], partitionFields: ['ts'], hiveStylePartitioning: true, urlEncodePartitioning: false });
     expect(options.timestamp).toEqual({ timestampType: 'EPOCHMILLISECONDS', outputDateFormat: 'yyyy/MM/dd' });
-    const kg = createKeyGenerator(options);
+    const kg = await loadKeyGenerator(options);
     expect(kg.partitionPath({ id: 'a', ts: 1705314600000 })).toBe('ts=2024/01/15');
   });
 });

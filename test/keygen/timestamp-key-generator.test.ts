@@ -4,11 +4,13 @@ import { describe, expect, test } from 'vitest';
 import { LakeletError } from '../../src/errors.js';
 import { compileDatePattern } from '../../src/keygen/date-time-format.js';
 import { parseTimeZone, UTC_ZONE } from '../../src/keygen/time-zone.js';
-import { createKeyGenerator } from '../../src/keygen/key-generator.js';
-import {
-  createTimestampPartitionFormatter as fmt, timestampOptionsFromProperties, timestampOptionsToProperties, type TimestampKeyGenOptions,
-} from '../../src/keygen/timestamp-key-generator.js';
+import { createKeyGenerator as createWithoutLoader, loadKeyGenerator, type KeyGeneratorOptions } from '../../src/keygen/key-generator.js';
+import { createTimestampPartitionFormatter as fmt } from '../../src/keygen/timestamp-key-generator.js';
+import { timestampOptionsFromProperties, timestampOptionsToProperties, type TimestampKeyGenOptions } from '../../src/keygen/timestamp-options.js';
 import { thrown } from '../helpers/expect-error.js';
+
+/** The key generator with the timestamp formatter passed in (what loadKeyGenerator does after its import). */
+const createKeyGenerator = (options: KeyGeneratorOptions) => createWithoutLoader(options, fmt);
 
 const T = Date.UTC(2024, 0, 15, 10, 30, 45, 123); // 2024-01-15T10:30:45.123Z
 
@@ -140,6 +142,15 @@ describe('timestamp key generator', () => {
     expect(hive.partitionPath({ id: 'a', ts: T })).toBe('ts=2024/01/15');
     const encoded = createKeyGenerator({ ...options, hiveStylePartitioning: true, urlEncodePartitioning: true, timestamp: ts });
     expect(encoded.partitionPath({ id: 'a', ts: T })).toBe('ts=2024%2F01%2F15');
+  });
+
+  test('loadKeyGenerator loads the formatter on demand; createKeyGenerator without it refuses TIMESTAMP', async () => {
+    const ts = { timestampType: 'EPOCHMILLISECONDS', outputDateFormat: 'yyyy/MM/dd' } as const;
+    const loaded = await loadKeyGenerator({ ...options, hiveStylePartitioning: false, urlEncodePartitioning: false, timestamp: ts });
+    expect(loaded.partitionPath({ id: 'a', ts: T })).toBe('2024/01/15');
+    expect(thrown(() => createWithoutLoader({ ...options, hiveStylePartitioning: false, urlEncodePartitioning: false, timestamp: ts })).message).toMatch(/loadKeyGenerator/);
+    const simple = await loadKeyGenerator({ type: 'SIMPLE', recordKeyFields: ['id'], partitionFields: ['city'], hiveStylePartitioning: false, urlEncodePartitioning: false });
+    expect(simple.partitionPath({ id: 'a', city: 'sf' })).toBe('sf');
   });
 
   test('errors name the partition field', () => {

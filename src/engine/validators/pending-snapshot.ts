@@ -6,6 +6,7 @@ import { listDataFiles, TableState } from '../table-state.js';
 import { parseCommitMetadata, type CommitMetadata } from '../../timeline/commit-metadata.js';
 import { completedAction, instantFileName, type Action, type Instant } from '../../timeline/instant.js';
 import { Timeline } from '../../timeline/timeline.js';
+import { timelineFilePath } from '../../layout.js';
 import { completionTimeFor } from '../commit/instant-request.js';
 
 /** Options of a pending-snapshot read: columns, filters and limit as a snapshot query takes them. */
@@ -47,7 +48,7 @@ export function pendingSnapshot(state: TableState, instantTime: string, action: 
   const fileName = completionTime === undefined ? instantFileName(instantTime, action, 'COMPLETED') : `${instantTime}_${completionTime}.${completedAction(action)}`;
   const completed: Instant = { requestedTime: instantTime, action: completedAction(action), state: 'COMPLETED', completionTime, fileName };
   const timeline = new Timeline([...state.timeline.files, completed]);
-  const path = `.hoodie/${completed.fileName}`;
+  const path = timelineFilePath(state.config, completed);
   const view = new PendingState(state, timeline, { instantTime, metadata: parseCommitMetadata(metadata, path) });
   const rows = async function* (options: PendingReadOptions = {}): AsyncGenerator<Record<string, unknown>> {
     yield* executeRead(view, await resolveQuery(view, { ...options, listing: 'storage' }));

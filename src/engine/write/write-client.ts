@@ -3,6 +3,9 @@
 // index upkeep and the post-commit services. An attempt that does not commit removes what it wrote.
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import { replacedFileGroups } from '../../index/tagging.js';
+// Static, not lazy: as a lazy chunk the runner made the bundler split the write path into more chunks, which
+// weighed more than the runner (test/bundle-size.test.ts).
+import { runPreCommitValidators } from '../validators/validator.js';
 import { withMetaFields } from '../../schema/table-schema.js';
 import { isLakeletError } from '../../errors.js';
 import type { EngineContext } from '../context.js';
@@ -124,7 +127,7 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     options.onProgress({ phase: 'commit', done: 0, total: 1 });
     const commit: WriteCommit = { operation: op, results, replaced, touched: touchedFileGroups(plan, replaced), schema: prepared.merge.schema };
     // Pre-commit validators (Hudi's hoodie.precommit.validators): a failure is ABORTED, rolled back below.
-    if (options.validators.length > 0) await (await import('../validators/validator.js')).runPreCommitValidators(options.validators, { state, inflight, commit, records, options, lookup: (rs) => index.tag({ state, operation: 'UPSERT', records: rs, byKey: false, slices, sliceOf, merge: prepared.merge, options: { ...options, onProgress: () => undefined } }) });
+    if (options.validators.length > 0) await runPreCommitValidators(options.validators, { state, inflight, commit, records, options, lookup: (rs) => index.tag({ state, operation: 'UPSERT', records: rs, byKey: false, slices, sliceOf, merge: prepared.merge, options: { ...options, onProgress: () => undefined } }) });
     if (hasMetadataTable(state)) {
       const committedWrite = { state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options };
       commit.recordIndexChanges = () => metadataRecordIndexChanges(committedWrite);

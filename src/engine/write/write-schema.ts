@@ -9,7 +9,7 @@ import { checkSchemaEvolution } from '../../schema/evolution.js';
 import { inferAvroSchema } from '../../schema/infer.js';
 import { normalizeUserSchema } from '../../schema/user-schema.js';
 import { withoutMetaFields } from '../../schema/table-schema.js';
-import { createKeyGenerator, keyGeneratorOptionsFromConfig, type KeyGenerator } from '../../keygen/key-generator.js';
+import { keyGeneratorOptionsFromConfig, loadKeyGenerator, type KeyGenerator } from '../../keygen/key-generator.js';
 import type { Storage } from '../../storage/storage.js';
 import { partitionMetadataPath, PROPERTIES_PATH } from '../../layout.js';
 import type { TableState } from '../table-state.js';
@@ -46,7 +46,7 @@ export async function prepareSchema(state: TableState, rows: readonly Record<str
       throw new LakeletError('INVALID_ARGUMENT', `write: the schema has no field ${JSON.stringify(f)} that the table is keyed, partitioned or ordered by`, { field: f });
     }
   }
-  const keyGenerator = createKeyGenerator(keyGeneratorOptionsFromConfig(config, schema.fields.length > 0 ? schema : undefined));
+  const keyGenerator = await loadKeyGenerator(keyGeneratorOptionsFromConfig(config, schema.fields.length > 0 ? schema : undefined));
   const schemaChanged = config.createSchema === undefined && schema.fields.length > 0
     ? () => addCreateSchema(state.storage, schema).catch(() => undefined)
     : undefined;

@@ -1,8 +1,7 @@
 // `lakelet changes <table> --from A [--to B]`: the table's CDC query (table.changeRows) printed one change per
 // line — op, ts_ms, commit_time, before, after — as JSON lines, CSV (images as JSON text, as Hudi's Spark CDC
 // query gives them) or an aligned table; images JSON-encoded like `lakelet query` rows.
-import { jsonRow, openTable, storageForPath, type ChangeRecord } from '../index.js';
-import type { AvroRecordSchema } from '../../format/avro/schema.js';
+import { jsonRow, openTable, storageForPath, type AvroRecordSchema, type ChangeRecord } from '../index.js';
 import { HELP, parseArgs, parseInstantArg, UsageError, type OptionSpec } from './args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './format.js';
 import { OutputSink, type CliOutput } from './output.js';

@@ -1,6 +1,8 @@
 // The write commands' `--validate <spec>` option: pre-commit checks named on the command line (`not-null:a,b`,
 // `unique`, `row-count:MIN..MAX`, `expect:<filter>`), parsed into the library's built-in validators.
-import { expect, notNull, rowCount, unique, type PreCommitValidator } from '../index.js';
+import { validators, type PreCommitValidator } from '../index.js';
+
+const { expect, notNull, rowCount, unique } = validators;
 import { UsageError, parseColumnList } from './args.js';
 
 /** The help lines of `--validate` (for the write commands' usage text). */

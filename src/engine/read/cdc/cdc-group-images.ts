@@ -28,6 +28,8 @@ export class GroupImages {
   private readonly timeline: Timeline;
   private readonly merge: SliceReadContext['merge'];
   private readonly onWarning: (w: ReadWarning) => void;
+  /** The schema both images answer in: rows of files written under older schemas are promoted to it. */
+  private readonly schema: AvroRecordSchema;
 
   constructor(state: TableState, view: FileSystemView, timeline: Timeline, schema: AvroRecordSchema, onWarning: (w: ReadWarning) => void) {
     const { config } = state;
@@ -36,6 +38,7 @@ export class GroupImages {
     this.timeline = timeline;
     this.merge = { mode: config.recordMergeMode, partialUpdateMode: config.properties.get('hoodie.table.partial.update.mode'), ...orderingSpec(config.orderingFields, schema) };
     this.onWarning = onWarning;
+    this.schema = schema;
   }
 
   /**
@@ -48,7 +51,7 @@ export class GroupImages {
     if (point === 'empty' || groups.length === 0) return out;
     const partitions = new Set(groups.map((g) => g.partitionPath));
     const slices = this.view.latestSlices({ asOf: point.asOf, completedBy: point.completedBy, partitionFilter: (p) => partitions.has(p) });
-    const ctx: SliceReadContext = { storage: this.state.storage, config: this.state.config, timeline: this.timeline, asOf: point.asOf, completedBy: point.completedBy, merge: this.merge, onWarning: this.onWarning };
+    const ctx: SliceReadContext = { storage: this.state.storage, config: this.state.config, timeline: this.timeline, asOf: point.asOf, completedBy: point.completedBy, merge: this.merge, onWarning: this.onWarning, schema: this.schema };
     for (const slice of slices) {
       const key = fileGroupKey(slice.partitionPath, slice.fileId);
       if (!out.has(key)) continue;
