@@ -19,8 +19,8 @@ export async function clusterTable(ctx: EngineContext, options: ClusterOptions =
   try {
     return await runTableService(ctx, 'write', async (ctx) => {
       const timing = { clock: resolved.clock, heartbeatTimeoutMs: resolved.heartbeatTimeoutMs };
-      await scheduleClustering(ctx, { ...options, ...timing, whenWritesPending: 'conflict' });
-      const results = await runPendingClusterings(ctx, { ...resolved, ...timing });
+      const scheduled = await scheduleClustering(ctx, { ...options, ...timing, whenWritesPending: 'conflict' });
+      const results = await runPendingClusterings(ctx, { ...resolved, ...timing }, scheduled);
       return results.at(-1);
     });
   } finally {

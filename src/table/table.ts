@@ -154,8 +154,10 @@ export class Table extends TableReader {
    * Cluster the table now (Hudi's clustering): schedule a plan of its small file groups (`smallFileLimitBytes`,
    * per partition up to `maxBytesPerGroup`), rewrite them sorted by `sortColumns` (`layout` linear, z-order or
    * hilbert) into new file groups of about `targetFileSizeBytes`, and complete a replacecommit; pending
-   * clusterings run too. With a live pending write this throws `CONFLICT` and nothing changes. Returns the
-   * newest clustering's result, or undefined when there was nothing to cluster. The code loads on first use.
+   * clusterings run too. With a live pending write this throws `CONFLICT` and nothing changes; so it does when
+   * the plan it scheduled cannot complete (another runner holds it, a write changed its groups meanwhile), which
+   * then stays pending for the next run. Returns the newest clustering's result, or undefined when there was
+   * nothing to cluster. The code loads on first use.
    */
   async cluster(options: ClusterOptions = {}): Promise<ClusteringResult | undefined> {
     return clusterTable(this.ctx, options);

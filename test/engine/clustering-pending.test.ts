@@ -7,7 +7,8 @@ import { engineContext } from '../../src/engine/context.js';
 import { scheduleClustering } from '../../src/engine/services/clustering.js';
 import { scheduleCompaction } from '../../src/engine/services/compaction.js';
 import { fileGroupKey } from '../../src/file-group/file-slice.js';
-import { createTable, memoryStorage, validateTable } from '../../src/index.js';
+import { createTable, memoryStorage, openTable, validateTable } from '../../src/index.js';
+import { call, pausingStorage } from '../helpers/pausing-storage.js';
 import { CLUSTER_TABLE, row, smallFilesTable, snapshot } from './clustering-helpers.js';
 
 describe('a pending clustering of ours', () => {
@@ -75,6 +76,31 @@ describe('a pending clustering of ours', () => {
     await table.restore(sp.instant);
     expect(await snapshot(table)).toEqual(before);
     expect((await table.fileSlices()).map((s) => s.baseFile!.path).sort()).toEqual(oldFiles);
+    expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
+  }, 120_000);
+});
+
+describe('an explicit cluster() whose own plan cannot run', () => {
+  test('rejects with CONFLICT (not "nothing to cluster") when another runner holds the new plan, which stays pending and runs next time', async () => {
+    const { storage, table } = await smallFilesTable('COPY_ON_WRITE', 6, 4, 2);
+    const before = await snapshot(table);
+    const paused = pausingStorage(storage);
+    const clustering = await openTable(paused);
+    // Hold the clustering's heartbeat create; meanwhile "another runner" takes the plan (a live heartbeat).
+    const hold = paused.pauseAt(call('writeIfAbsent', /^\.hoodie\/\.heartbeat\//));
+    const run = clustering.cluster({ smallFileLimitBytes: 1 << 20 });
+    const reached = await hold.reached;
+    await storage.write(reached.path, new TextEncoder().encode(String(Date.now())));
+    hold.release();
+    await expect(run).rejects.toMatchObject({ code: 'CONFLICT' });
+    await table.refresh();
+    const planned = reached.path.slice(reached.path.lastIndexOf('/') + 1);
+    expect(table.timeline.some((i) => i.requestedTime === planned && i.state !== 'COMPLETED')).toBe(true);
+    expect(await snapshot(table)).toEqual(before);
+    // The other runner is gone (heartbeat expired): the next cluster() runs the plan.
+    const result = await table.cluster({ smallFileLimitBytes: 1 << 20, heartbeatTimeoutMs: 0 });
+    expect(result?.instant).toBe(planned);
+    expect(await snapshot(table)).toEqual(before);
     expect(await validateTable(storage)).toMatchObject({ ok: true, problems: [] });
   }, 120_000);
 });

@@ -95,16 +95,18 @@ export async function scheduleClustering(ctx: EngineContext, options: Clustering
 
 /**
  * Run every pending clustering plan of Hudi's sort-and-size strategy, oldest first (a crashed one starts over).
- * A plan another runner is running (its heartbeat is live), completed or dropped meanwhile is skipped.
+ * A plan another runner is running (its heartbeat is live), completed or dropped meanwhile is skipped — except
+ * `required` (the plan an explicit cluster just scheduled), whose `CONFLICT` or `ABORTED` is thrown, so the
+ * caller learns why it did not complete instead of reading "nothing to cluster".
  */
-export async function runPendingClusterings(ctx: EngineContext, options: ClusteringRunOptions): Promise<ClusteringResult[]> {
+export async function runPendingClusterings(ctx: EngineContext, options: ClusteringRunOptions, required?: string): Promise<ClusteringResult[]> {
   const results: ClusteringResult[] = [];
   for (const pending of await pendingClusterings(await ctx.snapshot())) {
     if (clusteringPlanFromAvro(pending.plan, pending.path).strategyClassName !== SORT_AND_SIZE_EXECUTION_STRATEGY) continue;
     try {
       results.push(await runClustering(ctx, pending.instant, options));
     } catch (err) {
-      if (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED')) throw err;
+      if (pending.instant === required || (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED'))) throw err;
     }
   }
   return results;
