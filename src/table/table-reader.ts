@@ -96,8 +96,8 @@ export class TableReader {
   }
 
   /**
-   * Each distinct table schema the active timeline's completed writes recorded, oldest first, with the
-   * instant (requested time) that introduced it: how the table's schema evolved.
+   * Each distinct table schema the completed writes recorded (archived ones too), oldest first, with the
+   * instant (requested time) that introduced it and what changed: how the table's schema evolved.
    */
   async schemaHistory(): Promise<SchemaHistoryEntry[]> {
     return (await import('./schema-history.js')).schemaHistory(this.state); // loaded on first use, with its schema diff

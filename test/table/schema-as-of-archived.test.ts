@@ -26,4 +26,22 @@ describe('schema as of an archived instant', () => {
       expect(rows.sort((x, y) => String(x.id).localeCompare(String(y.id)))).toEqual([{ id: 'a', extra: null }, { id: 'b', extra: 'x' }]);
     });
   }
+
+  for (const tableVersion of [6, 9] as const) {
+    test(`v${tableVersion}: schemaHistory() still lists the schemas of archived writes, with the instants that introduced them`, async () => {
+      const storage = memoryStorage();
+      const table = await createTable(storage, { name: 't', type: 'MERGE_ON_READ', recordKey: 'id', orderingField: 'ts', schema: base, tableVersion, metadataTable: false, archive: { automatic: false }, clean: { automatic: false }, compaction: { inline: false } });
+      const first = await table.upsert([{ id: 'a', ts: 1n }]);
+      const widened = await table.upsert([{ id: 'b', ts: 1n, extra: 'x' }], { schema: evolved });
+      for (let i = 0; i < 4; i++) await table.upsert([{ id: `c${i}`, ts: 1n, extra: null }]);
+      const before = await table.schemaHistory();
+      expect(before.map((e) => e.instant)).toEqual([first.instant, widened.instant]);
+      const archived = await table.archive({ keepMinCommits: 2, keepMaxCommits: 3 });
+      expect(archived.map((i) => i.requestedTime)).toEqual(expect.arrayContaining([first.instant, widened.instant]));
+      const history = await (await openTable(storage)).schemaHistory();
+      expect(history.map((e) => e.instant)).toEqual([first.instant, widened.instant]);
+      expect(history.map((e) => dataFields(e.schema))).toEqual([['id', 'ts'], ['id', 'ts', 'extra']]);
+      expect(history[1]?.changes).toEqual(before[1]?.changes);
+    });
+  }
 });
