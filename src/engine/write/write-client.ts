@@ -3,6 +3,7 @@
 // index upkeep and the post-commit services. An attempt that does not commit removes what it wrote.
 import { fileGroupKey, type FileSlice } from '../../file-group/file-slice.js';
 import { replacedFileGroups } from '../../index/tagging.js';
+import type { HoodieRecord } from '../../merge/hoodie-record.js';
 // Static, not lazy: as a lazy chunk the runner made the bundler split the write path into more chunks, which
 // weighed more than the runner (test/bundle-size.test.ts).
 import { runPreCommitValidators } from '../validators/validator.js';
@@ -127,14 +128,17 @@ async function writeOnce(ctx: EngineContext, request: WriteRequest, options: Res
     options.onProgress({ phase: 'commit', done: 0, total: 1 });
     const commit: WriteCommit = { operation: op, results, replaced, touched: touchedFileGroups(plan, replaced), schema: prepared.merge.schema };
     // Pre-commit validators (Hudi's hoodie.precommit.validators): a failure is ABORTED, rolled back below.
-    if (options.validators.length > 0) await runPreCommitValidators(options.validators, { state, inflight, commit, records, options, lookup: (rs) => index.tag({ state, operation: 'UPSERT', records: rs, byKey: false, slices, sliceOf, merge: prepared.merge, options: { ...options, onProgress: () => undefined } }) });
-    if (hasMetadataTable(state)) {
-      const committedWrite = { state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options };
-      commit.recordIndexChanges = () => metadataRecordIndexChanges(committedWrite);
+    if (options.validators.length > 0) {
+      // unique() asks the write's own index where a batch's keys live (an upsert's tag, without progress).
+      const quiet = { ...options, onProgress: () => undefined };
+      const lookup = (rs: readonly HoodieRecord[]) => index.tag({ state, operation: 'UPSERT', records: rs, byKey: false, slices, sliceOf, merge: prepared.merge, options: quiet });
+      await runPreCommitValidators(options.validators, { state, inflight, commit, records, options, lookup });
     }
+    // What this write placed where: the metadata table's record index and the write's own index update from it.
+    const placed = { state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options };
+    if (hasMetadataTable(state)) commit.recordIndexChanges = () => metadataRecordIndexChanges(placed);
     await commitWrite(state, inflight, commit, options);
-    const updateIndex = () => index.update({ state, instantTime: inflight.instantTime, replacing: isReplaceOperation(op), updates: tagged.updates, buckets: plan.buckets, insertsByBucket: plan.insertsByBucket, replaced, results, sliceOf, merge: prepared.merge, options });
-    committed = { commit, updateIndex };
+    committed = { commit, updateIndex: () => index.update(placed) };
   } catch (err) {
     // Undo what this write left behind (it never completed); if that fails too, the next writer rolls it back.
     await discardAttempt(ctx.storage, inflight, written).catch(() => undefined);
