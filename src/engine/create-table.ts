@@ -3,6 +3,7 @@
 // key, ordering and partition fields, key generator, merge mode and (when given) the create schema, created
 // atomically in an empty store.
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
+import { CDC_ENABLED_PROPERTY, CDC_LOGGING_MODE_PROPERTY, parseCdcLoggingMode, type CdcSupplementalLoggingMode } from '../config/cdc-config.js';
 import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../format/avro/schema.js';
@@ -58,6 +59,12 @@ export interface TableDefinition {
    * `false` creates the table without one. Ignored on version 6 (never an MDT).
    */
   metadataTable?: boolean;
+  /**
+   * Change data capture: `hoodie.table.cdc.enabled=true` with this supplemental logging mode (default
+   * `DATA_BEFORE_AFTER`, as Hudi's). Writers then log Hudi's `.cdc` files where a base file is merged (copy-on-write
+   * writes, merge-on-read compaction) and `changes()` reads them. Default: off.
+   */
+  cdc?: { mode?: CdcSupplementalLoggingMode };
 }
 
 /**
@@ -73,7 +80,7 @@ export interface CreateTableOptions extends Omit<WriteOptions, 'schema' | 'onPro
 /** Every key of {@link TableDefinition}: the compiler fails here when a table option is added without it. */
 const TABLE_DEFINITION_KEYS = {
   name: true, databaseName: true, type: true, recordKey: true, orderingField: true, partitionBy: true, hiveStylePartitioning: true,
-  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true, tableVersion: true, metadataTable: true,
+  urlEncodePartitioning: true, keyGenerator: true, schema: true, recordMergeMode: true, tableVersion: true, metadataTable: true, cdc: true,
 } satisfies Record<keyof TableDefinition, true>;
 
 /** The write defaults among `createTable`'s options: everything that does not define the table. */
@@ -102,6 +109,10 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
     const { type: _type, ...ts } = kg;
     timestamp = ts;
     Object.assign(extra, timestampOptionsToProperties(ts));
+  }
+  if (options.cdc) {
+    extra[CDC_ENABLED_PROPERTY] = 'true';
+    extra[CDC_LOGGING_MODE_PROPERTY] = parseCdcLoggingMode(options.cdc.mode ?? 'DATA_BEFORE_AFTER');
   }
   // Readers decode the writer's safety escapes in partition values only in tables that say they hold them.
   if (partitionFields.length > 0 && kind !== 'TIMESTAMP') extra[ESCAPED_PARTITION_PATH_PROPERTY] = 'true';

@@ -1,6 +1,6 @@
 // "Can lakelet maintain this table?": the guard every mutating operation passes before it writes anything.
 // lakelet writes table versions 6 (timeline layout 1), 8 and 9 (layout 2; Hudi 1.0/1.1), parquet, without a
-// metadata table (v8/v9: with one of the partitions lakelet maintains), CDC or partial updates, merging by event
+// metadata table (v8/v9: with one of the partitions lakelet maintains) or partial updates (CDC only in a known mode), merging by event
 // time or commit time (v8: by payload class and merge strategy id; v9: by merge mode alone); anything else is
 // refused with UNSUPPORTED naming the property.
 // The one opt-in: disabling a v6 table's metadata table as Hudi's writer does with `hoodie.metadata.enable=false`.
@@ -11,6 +11,7 @@ import { parseKeyGeneratorType } from '../keygen/key-generator.js';
 import { METADATA_TABLE_DIR, PROPERTIES_PATH } from '../layout.js';
 import type { TableState } from './table-state.js';
 import { metadataTableRefusals } from './metadata/metadata-drop.js';
+import { CDC_LOGGING_MODE_PROPERTY, isKnownCdcLoggingMode } from '../config/cdc-config.js';
 
 /** The mutating operations the guard knows: data writes and every table service. */
 export type MaintenanceOperation = 'write' | 'compact' | 'clean' | 'archive' | 'savepoint' | 'deleteSavepoint' | 'restore' | 'rollback';
@@ -76,7 +77,8 @@ export function tableSupportProblems(config: TableConfig, hasMetadataFolder: boo
   if (hasMetadataFolder && (listed.length === 0 || config.version < 8)) add(METADATA_TABLE_DIR, 'present', 'a metadata table exists and lakelet does not maintain it');
   const format = (get('hoodie.table.base.file.format') || 'PARQUET').toUpperCase();
   if (format !== 'PARQUET') add('hoodie.table.base.file.format', format, 'lakelet writes parquet base files only');
-  if (get('hoodie.table.cdc.enabled').toLowerCase() === 'true') add('hoodie.table.cdc.enabled', 'true', 'lakelet does not write change-data-capture log files');
+  const cdcMode = get(CDC_LOGGING_MODE_PROPERTY);
+  if (cdcMode !== '' && !isKnownCdcLoggingMode(cdcMode)) add(CDC_LOGGING_MODE_PROPERTY, cdcMode, 'lakelet does not know this CDC supplemental logging mode');
   const bootstrap = get('hoodie.bootstrap.base.path');
   if (bootstrap !== '') add('hoodie.bootstrap.base.path', bootstrap, 'bootstrapped tables (skeleton files over external data) are not maintained by lakelet');
   const mode = get('hoodie.record.merge.mode').toUpperCase();

@@ -86,7 +86,7 @@ async function expectAllRefused(storage: Storage, savepoint: string, field: stri
 const CASES: [string, string, string][] = [
   ['the metadata table enabled', 'hoodie.table.metadata.partitions', 'files'],
   ['metadata table partitions being built', 'hoodie.table.metadata.partitions.inflight', 'files,record_index'],
-  ['CDC enabled', 'hoodie.table.cdc.enabled', 'true'],
+  ['an unknown CDC supplemental logging mode', 'hoodie.table.cdc.supplemental.logging.mode', 'FULL_IMAGES'],
   ['a partial-update payload', 'hoodie.compaction.payload.class', 'org.apache.hudi.common.model.PartialUpdateAvroPayload'],
   ['a custom payload', 'hoodie.compaction.payload.class', 'com.example.MyPayload'],
   ['the CUSTOM merge mode', 'hoodie.record.merge.mode', 'CUSTOM'],
@@ -155,13 +155,13 @@ describe.each(['COPY_ON_WRITE', 'MERGE_ON_READ'] as const)('%s', (type) => {
 describe('tableSupportProblems', () => {
   it('lists every problem; the error names the first and counts the rest', async () => {
     const { storage } = await sampleTable('COPY_ON_WRITE');
-    await setProperty(storage, 'hoodie.table.cdc.enabled', 'true');
+    await setProperty(storage, 'hoodie.table.cdc.supplemental.logging.mode', 'FULL_IMAGES');
     await setProperty(storage, 'hoodie.table.metadata.partitions', 'files');
     const problems = tableSupportProblems(await loadTableConfig(storage), true, 'write').map((p) => p.property);
-    expect(problems).toEqual(['hoodie.table.metadata.partitions', '.hoodie/metadata', 'hoodie.table.cdc.enabled']);
+    expect(problems).toEqual(['hoodie.table.metadata.partitions', '.hoodie/metadata', 'hoodie.table.cdc.supplemental.logging.mode']);
     const err = await refusal((await openTable(storage)).upsert([{ id: 'c', part: 'x', ts: 1, v: 3 }]));
     expect(err.message).toMatch(/^write: table "ut" cannot be maintained by lakelet: hoodie\.table\.metadata\.partitions=files/);
-    expect(err.message).toContain('hoodie.table.cdc.enabled');
+    expect(err.message).toContain('hoodie.table.cdc.supplemental.logging.mode');
     expect((err.context.problems as unknown[]).length).toBe(2);
   });
 });
@@ -195,11 +195,11 @@ describe('opt-in: disableMetadataTable (what Hudi does with hoodie.metadata.enab
   it('refuses a table lakelet cannot maintain for another reason, changing nothing', async () => {
     const { storage } = await sampleTable('COPY_ON_WRITE');
     await setProperty(storage, 'hoodie.table.metadata.partitions', 'files');
-    await setProperty(storage, 'hoodie.table.cdc.enabled', 'true');
+    await setProperty(storage, 'hoodie.table.cdc.supplemental.logging.mode', 'FULL_IMAGES');
     await storage.write('.hoodie/metadata/.hoodie/hoodie.properties', new TextEncoder().encode('x\n'));
     const before = await treeSnapshot(storage);
     const err = await refusal((await openTable(storage)).disableMetadataTable());
-    expect({ code: err.code, field: err.context.field }).toEqual({ code: 'UNSUPPORTED', field: 'hoodie.table.cdc.enabled' });
+    expect({ code: err.code, field: err.context.field }).toEqual({ code: 'UNSUPPORTED', field: 'hoodie.table.cdc.supplemental.logging.mode' });
     await expectTreeUnchanged(storage, before);
   });
 });

@@ -22,9 +22,11 @@ import { compactionToMetadata, clockAfter } from './metadata-sync.js';
 import { pendingCompactionGroups } from './pending-compactions.js';
 import { pendingClusteringGroups } from './pending-clustering.js';
 import { withPlanHeartbeat } from './plan-heartbeat.js';
+import { runPendingPlans } from './pending-plans.js';
 import { readSliceLogs, type SliceReadContext } from '../read/file-slice-reader.js';
 import { wireLogVisibility } from '../../merge/slice-merge.js';
 import { mergeBucket } from '../write/merge-handle.js';
+import { cdcLoggingModeOf } from '../../config/cdc-config.js';
 import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { loadTimeline, type TableState } from '../table-state.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
@@ -107,17 +109,8 @@ export async function scheduleCompaction(ctx: EngineContext, trigger: Compaction
  * (its heartbeat is live), completed or dropped meanwhile is skipped.
  */
 export async function runPendingCompactions(ctx: EngineContext, options: CompactionRunOptions): Promise<CompactionResult[]> {
-  const results: CompactionResult[] = [];
-  const state = await ctx.snapshot();
-  for (const instant of state.timeline.pending().filter((i) => i.action === 'compaction')) {
-    try {
-      results.push(await runCompaction(ctx, instant.requestedTime, options));
-    } catch (err) {
-      // Another runner has it or finished it, or a rollback dropped it meanwhile: nothing to do here.
-      if (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED')) throw err;
-    }
-  }
-  return results;
+  const pending = (await ctx.snapshot()).timeline.pending().filter((i) => i.action === 'compaction').map((i) => i.requestedTime);
+  return runPendingPlans(pending, (instant) => instant, (instant) => runCompaction(ctx, instant, options));
 }
 
 /**
@@ -259,6 +252,7 @@ async function compactOperation(
     writer: { codec: options.codec, rowGroupRows: options.rowGroupRows, bloomFilter: options.bloomFilter },
     beforeWrite: (path) => storage.write(markerPath(instant, path, 'CREATE'), new Uint8Array(0)),
     pool: options.pool,
+    cdc: cdcLoggingModeOf(ctx.config.properties), // Hudi's compaction logs the compacted slice's changes too
   });
   return {
     ...written.stat,

@@ -8,6 +8,7 @@ import type { Bucket } from '../../plan/bucket-assignment.js';
 import type { OrderingKind } from '../../schema/compare.js';
 import { markerPath } from '../../layout.js';
 import { mergeBucket } from './merge-handle.js';
+import { cdcLoggingModeOf } from '../../config/cdc-config.js';
 import type { BucketResult } from './write-stat.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import { appendLog, nextLogVersion } from './append-handle.js';
@@ -104,6 +105,7 @@ export async function writeBuckets(ctx: BucketWriteContext): Promise<BucketResul
       beforeWrite: (path) => storage.write(markerPath(instantTime, path, base ? 'MERGE' : 'CREATE'), new Uint8Array(0)),
       collectKeys: options.index === 'IN_MEMORY',
       pool,
+      cdc: cdcLoggingModeOf(config.properties),
     });
   };
 

@@ -14,6 +14,7 @@ import type { RecordMergerOptions } from '../../merge/record-merger.js';
 import { compactSlice, type SliceLogFile, type WireLogVisibility } from '../../merge/slice-merge.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 import { writeStat, type BucketResult } from './write-stat.js';
+import type { CdcSupplementalLoggingMode } from '../../config/cdc-config.js';
 
 /** A compacted slice's logs (read by the caller) and how they merge onto the base file. */
 export interface CompactedSliceInput {
@@ -43,6 +44,8 @@ export interface MergeBucketInput extends Omit<MergeFileGroupSpec, 'fileName' | 
    * written as they are; `updates`/`inserts` are then empty. On the pool, the merge runs in the worker too.
    */
   slice?: CompactedSliceInput;
+  /** CDC-enabled table: its logging mode; a merge into an existing base file then writes a `.cdc` log (cdc-logger.ts). */
+  cdc?: CdcSupplementalLoggingMode | undefined;
 }
 
 /**
@@ -69,7 +72,7 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
 
 /** Write one bucket: merge into the existing base file (if any) and write the new base file. */
 export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult> {
-  const { storage, fileId, base, writer, beforeWrite, collectKeys, pool, slice, ...rest } = input;
+  const { storage, fileId, base, writer, beforeWrite, collectKeys, pool, slice, cdc, ...rest } = input;
   const name = baseFileName(fileId, `${input.taskId}-0-0`, input.instantTime);
   const path = partitionFilePath(input.partitionPath, name);
   const { compressors, ...wire } = writer;
@@ -81,5 +84,10 @@ export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult
     { fileId, path, partitionPath: input.partitionPath, prevCommit: base?.instantTime, bytes: merged.bytes.length },
     { numWrites: merged.rowCount, numDeletes: merged.deleted, numUpdateWrites: merged.updated, numInserts: merged.inserted },
   );
+  // Hudi's HoodieMergeHandleWithChangeLog: a new file group's changes are inferred from its base file instead.
+  if (cdc && base) {
+    const cdcStats = await (await import('./cdc-logger.js')).writeCdcLog({ storage, mode: cdc, instantTime: input.instantTime, partitionPath: input.partitionPath, fileId, writeToken: `${input.taskId}-0-0`, schema: input.schema, base, newPath: path, newBytes: merged.bytes });
+    if (cdcStats) stat.raw = { cdcStats };
+  }
   return { stat, inserted: merged.inserted, updated: merged.updated, deleted: merged.deleted, keys: merged.keys };
 }
