@@ -2,101 +2,11 @@
 // (namespaces applied), logical types validated, and recursion kept as shared node references.
 
 import { LakeletError, corruptFile } from '../../errors.js';
+import { avroSchemaToJson } from './schema-json.js';
+import type { AvroPrimitiveName, AvroLogicalType, AvroPrimitiveSchema, AvroField, AvroRecordSchema, AvroEnumSchema, AvroFixedSchema, AvroArraySchema, AvroMapSchema, AvroUnionSchema, AvroSchema, AvroNamedSchema } from './schema-types.js';
 
-/** The eight Avro primitive type names. */
-export type AvroPrimitiveName = 'null' | 'boolean' | 'int' | 'long' | 'float' | 'double' | 'bytes' | 'string';
-
-/** A logical type annotation that was valid for its underlying type (invalid ones are ignored, per the Avro spec). */
-export type AvroLogicalType =
-  | { name: 'decimal'; precision: number; scale: number }
-  | { name: 'date' }
-  | { name: 'time-millis' }
-  | { name: 'time-micros' }
-  | { name: 'timestamp-millis' }
-  | { name: 'timestamp-micros' }
-  | { name: 'local-timestamp-millis' }
-  | { name: 'local-timestamp-micros' }
-  | { name: 'uuid' };
-
-/** A primitive type, possibly annotated with a logical type. */
-export interface AvroPrimitiveSchema {
-  type: AvroPrimitiveName;
-  logicalType?: AvroLogicalType;
-}
-
-/** One field of a record. `default` holds the raw JSON default when `hasDefault` is true. */
-export interface AvroField {
-  name: string;
-  type: AvroSchema;
-  hasDefault: boolean;
-  default?: unknown;
-  aliases?: string[];
-  doc?: string;
-}
-
-/** A record type. `name` is the short name, `fullName` the namespace-qualified one. */
-export interface AvroRecordSchema {
-  type: 'record';
-  name: string;
-  namespace: string;
-  fullName: string;
-  fields: AvroField[];
-  aliases?: string[];
-  doc?: string;
-}
-
-/** An enum type with its symbols in ordinal order. */
-export interface AvroEnumSchema {
-  type: 'enum';
-  name: string;
-  namespace: string;
-  fullName: string;
-  symbols: string[];
-  default?: string;
-  aliases?: string[];
-}
-
-/** A fixed-size byte type, possibly a decimal or uuid. */
-export interface AvroFixedSchema {
-  type: 'fixed';
-  name: string;
-  namespace: string;
-  fullName: string;
-  size: number;
-  logicalType?: AvroLogicalType;
-  aliases?: string[];
-}
-
-/** An array type. */
-export interface AvroArraySchema {
-  type: 'array';
-  items: AvroSchema;
-}
-
-/** A map type (keys are always strings). */
-export interface AvroMapSchema {
-  type: 'map';
-  values: AvroSchema;
-}
-
-/** A union; `branches` are in declaration order (the binary branch index refers to this order). */
-export interface AvroUnionSchema {
-  type: 'union';
-  branches: AvroSchema[];
-}
-
-/** Any parsed Avro schema node. Named types referenced twice are the same object (recursion allowed). */
-export type AvroSchema =
-  | AvroPrimitiveSchema
-  | AvroRecordSchema
-  | AvroEnumSchema
-  | AvroFixedSchema
-  | AvroArraySchema
-  | AvroMapSchema
-  | AvroUnionSchema;
-
-/** A named schema node (record, enum or fixed). */
-export type AvroNamedSchema = AvroRecordSchema | AvroEnumSchema | AvroFixedSchema;
+export type { AvroPrimitiveName, AvroLogicalType, AvroPrimitiveSchema, AvroField, AvroRecordSchema, AvroEnumSchema, AvroFixedSchema, AvroArraySchema, AvroMapSchema, AvroUnionSchema, AvroSchema, AvroNamedSchema } from './schema-types.js';
+export { avroSchemaToJson } from './schema-json.js';
 
 /** Options for {@link parseAvroSchema}. */
 export interface ParseAvroSchemaOptions {
@@ -312,57 +222,6 @@ class SchemaParser {
         return undefined;
     }
   }
-}
-
-/**
- * Serialize a parsed schema back to a JSON-compatible object. Each named type is written in full once
- * (at its first occurrence) and by full name afterwards, so recursive schemas round-trip.
- */
-export function avroSchemaToJson(schema: AvroSchema): unknown {
-  const written = new Set<string>();
-  const walk = (node: AvroSchema): unknown => {
-    switch (node.type) {
-      case 'record':
-      case 'enum':
-      case 'fixed': {
-        if (written.has(node.fullName)) return node.fullName;
-        written.add(node.fullName);
-        const out: Record<string, unknown> = { type: node.type, name: node.name };
-        if (node.namespace !== '') out.namespace = node.namespace;
-        if (node.aliases !== undefined) out.aliases = node.aliases;
-        if (node.type === 'record') {
-          if (node.doc !== undefined) out.doc = node.doc;
-          out.fields = node.fields.map((f) => {
-            const fo: Record<string, unknown> = { name: f.name, type: walk(f.type) };
-            if (f.doc !== undefined) fo.doc = f.doc;
-            if (f.hasDefault) fo.default = f.default;
-            if (f.aliases !== undefined) fo.aliases = f.aliases;
-            return fo;
-          });
-        } else if (node.type === 'enum') {
-          out.symbols = node.symbols;
-          if (node.default !== undefined) out.default = node.default;
-        } else {
-          out.size = node.size;
-          if (node.logicalType !== undefined) Object.assign(out, logicalJson(node.logicalType));
-        }
-        return out;
-      }
-      case 'array':
-        return { type: 'array', items: walk(node.items) };
-      case 'map':
-        return { type: 'map', values: walk(node.values) };
-      case 'union':
-        return node.branches.map(walk);
-      default:
-        return node.logicalType === undefined ? node.type : { type: node.type, ...logicalJson(node.logicalType) };
-    }
-  };
-  return walk(schema);
-}
-
-function logicalJson(l: AvroLogicalType): Record<string, unknown> {
-  return l.name === 'decimal' ? { logicalType: l.name, precision: l.precision, scale: l.scale } : { logicalType: l.name };
 }
 
 /** JSON text for a parsed schema: the original text when known, else {@link avroSchemaToJson}. */
