@@ -4,9 +4,13 @@
 // takes the Hilbert index of the rank vector (Skilling's transform): ranks use the full bit budget for the
 // values present, so skewed or clustered data (and strings sharing an 8-byte prefix) still spread over the
 // curve, where raw 64-bit keys would leave most rows in one cell. Ties fall back to the linear order, then
-// the input position, so the result is deterministic. Nulls sort first.
+// the input position, so the result is deterministic. Nulls sort first. Every order is one radix sort of
+// precomputed byte keys (layout-sort-keys.ts), on the `sortKeys` kernel the caller passes.
 import { invalidArgument } from '../errors.js';
-import { compareBytes, compareSortValues, KEY_BYTES, orderKey } from './layout-keys.js';
+import { sortKeys as jsSortKeys } from '../kernels/js/sort.js';
+import type { PackedKeys } from '../kernels/kernels.js';
+import { compareBytes, KEY_BYTES, orderKey } from './layout-keys.js';
+import { packLayoutKeys } from './layout-sort-keys.js';
 
 /** Hudi's layout optimisation strategies. */
 export type LayoutStrategy = 'linear' | 'z-order' | 'hilbert';
@@ -21,11 +25,15 @@ export function parseLayoutStrategy(name: string): LayoutStrategy {
   throw invalidArgument(`layout: unknown layout strategy '${name}' (linear, z-order, hilbert)`, { value: name });
 }
 
+/** A stable sort of packed byte keys into the permutation that orders them (the `sortKeys` kernel's contract). */
+export type KeySorter = (keys: PackedKeys) => Uint32Array;
+
 /**
  * The row order (a permutation of 0..n-1) sorting the rows given as column vectors (one per sort column,
- * all of length n) by `strategy`.
+ * all of length n) by `strategy`. Each row's key is computed once (layout-sort-keys.ts) and the keys sorted by
+ * `sorter` (default the JS twin of the `sortKeys` kernel; pass the WASM kernel's for speed: same result).
  */
-export function layoutOrder(columns: readonly ArrayLike<unknown>[], strategy: string): Int32Array {
+export function layoutOrder(columns: readonly ArrayLike<unknown>[], strategy: string, sorter: KeySorter = jsSortKeys): Int32Array {
   const strat = parseLayoutStrategy(strategy);
   if (columns.length === 0) throw invalidArgument('layout: no sort columns', { value: 0 });
   if (columns.length > MAX_LAYOUT_COLUMNS) {
@@ -35,29 +43,16 @@ export function layoutOrder(columns: readonly ArrayLike<unknown>[], strategy: st
   for (const c of columns) {
     if (c.length !== n) throw invalidArgument('layout: sort columns differ in length', { value: c.length, expected: n });
   }
-  const linear = (a: number, b: number): number => {
-    for (const c of columns) {
-      const d = compareSortValues(c[a], c[b]);
-      if (d !== 0) return d;
-    }
-    return a - b;
-  };
-  const idx = Array.from({ length: n }, (_, i) => i);
-  if (strat === 'linear') {
-    idx.sort(linear);
-    return Int32Array.from(idx);
-  }
-  const keys = strat === 'z-order' ? zOrderKeys(columns, n) : hilbertKeys(columns, n);
-  idx.sort((a, b) => compareBytes(keys[a]!, keys[b]!) || linear(a, b));
-  return Int32Array.from(idx);
+  const curve = strat === 'linear' ? undefined : strat === 'z-order' ? zOrderKeys(columns, n) : hilbertKeys(columns, n, sorter);
+  return Int32Array.from(sorter(packLayoutKeys(columns, n, curve)));
 }
 
 /** {@link layoutOrder} over row objects, reading the named sort columns. */
-export function layoutOrderOfRows(rows: readonly Record<string, unknown>[], sortColumns: readonly string[], strategy: string): Int32Array {
+export function layoutOrderOfRows(rows: readonly Record<string, unknown>[], sortColumns: readonly string[], strategy: string, sorter?: KeySorter): Int32Array {
   if (sortColumns.length > MAX_LAYOUT_COLUMNS) {
     throw invalidArgument(`layout: at most ${MAX_LAYOUT_COLUMNS} sort columns, got ${sortColumns.length}`, { value: sortColumns.join(',') });
   }
-  return layoutOrder(sortColumns.map((name) => rows.map((r) => r[name])), strategy);
+  return layoutOrder(sortColumns.map((name) => rows.map((r) => r[name])), strategy, sorter);
 }
 
 /** Each row's Z-value: bit i of every column's key, column by column, most significant first. */
@@ -90,22 +85,27 @@ function zOrderKeys(columns: readonly ArrayLike<unknown>[], n: number): Uint8Arr
 }
 
 /** Dense ranks of one column's keys (nulls, key all zeros, rank among the smallest). */
-function denseRanks(column: ArrayLike<unknown>, n: number): { ranks: Uint32Array; distinct: number } {
-  const keys = Array.from({ length: n }, (_, r) => orderKey(column[r]));
-  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareBytes(keys[a]!, keys[b]!));
+function denseRanks(column: ArrayLike<unknown>, n: number, sorter: KeySorter): { ranks: Uint32Array; distinct: number } {
+  const bytes = new Uint8Array(n * KEY_BYTES);
+  const offsets = new Uint32Array(n + 1);
+  for (let r = 0; r < n; r++) {
+    bytes.set(orderKey(column[r]), r * KEY_BYTES);
+    offsets[r + 1] = (r + 1) * KEY_BYTES;
+  }
+  const idx = sorter({ bytes, offsets });
   const ranks = new Uint32Array(n);
   let rank = 0;
   for (let i = 0; i < n; i++) {
-    if (i > 0 && compareBytes(keys[idx[i - 1]!]!, keys[idx[i]!]!) !== 0) rank++;
+    if (i > 0 && compareBytes(bytes.subarray(idx[i - 1]! * KEY_BYTES, (idx[i - 1]! + 1) * KEY_BYTES), bytes.subarray(idx[i]! * KEY_BYTES, (idx[i]! + 1) * KEY_BYTES)) !== 0) rank++;
     ranks[idx[i]!] = rank;
   }
   return { ranks, distinct: n === 0 ? 0 : rank + 1 };
 }
 
 /** Each row's Hilbert index over the columns' dense ranks, as big-endian bytes. */
-function hilbertKeys(columns: readonly ArrayLike<unknown>[], n: number): Uint8Array[] {
+function hilbertKeys(columns: readonly ArrayLike<unknown>[], n: number, sorter: KeySorter): Uint8Array[] {
   const d = columns.length;
-  const ranked = columns.map((c) => denseRanks(c, n));
+  const ranked = columns.map((c) => denseRanks(c, n, sorter));
   const maxDistinct = Math.max(1, ...ranked.map((r) => r.distinct));
   const bits = Math.max(1, Math.ceil(Math.log2(maxDistinct)));
   const out: Uint8Array[] = [];
