@@ -5,7 +5,9 @@ import { logFileName } from '../../file-group/file-names.js';
 import { partitionFilePath } from '../../layout.js';
 import type { LogFile } from '../../file-group/file-slice.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
-import { encodeAvroDataBlockContent, encodeDeleteBlockContent } from '../../format/log/content.js';
+import { encodeDeleteBlockContent } from '../../format/log/content.js';
+import { encodeAvroDataBlockColumns } from '../../format/log/data-block-columns.js';
+import type { ColumnBatch } from '../../format/parquet/column-batch.js';
 import { encodeLogBlock } from '../../format/log/block.js';
 import type { Storage } from '../../storage/storage.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
@@ -51,25 +53,17 @@ export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
   const name = logFileName(input.fileId, input.baseInstantTime, input.version, `${input.taskId}-${Number(input.instantTime.slice(-9))}-0`);
   const path = partitionFilePath(input.partitionPath, name);
   const schemaJson = avroSchemaJson(input.schema);
-  const upserts: Record<string, unknown>[] = [];
+  const upserts: HoodieRecord[] = [];
   const deletes: { recordKey: string; partitionPath: string; orderingVal: unknown }[] = [];
-  let seq = 0;
   for (const r of input.records) {
-    if (r.isDelete) {
-      deletes.push({ recordKey: r.recordKey, partitionPath: input.partitionPath, orderingVal: r.ordering.length > 0 ? r.ordering[0] : 0 });
-      continue;
-    }
-    upserts.push({
-      _hoodie_commit_time: input.instantTime,
-      _hoodie_commit_seqno: `${input.instantTime}_${input.taskId}_${seq++}`,
-      _hoodie_record_key: r.recordKey,
-      _hoodie_partition_path: input.partitionPath,
-      _hoodie_file_name: input.fileId,
-      ...r.data,
-    });
+    if (r.isDelete) deletes.push({ recordKey: r.recordKey, partitionPath: input.partitionPath, orderingVal: r.ordering.length > 0 ? r.ordering[0] : 0 });
+    else upserts.push(r);
   }
   const blocks: Uint8Array[] = [];
-  if (upserts.length > 0) blocks.push(encodeLogBlock('AVRO_DATA', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeAvroDataBlockContent(input.schema, upserts)));
+  if (upserts.length > 0) {
+    const { batch, constants } = logRecordColumns(input, upserts);
+    blocks.push(encodeLogBlock('AVRO_DATA', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeAvroDataBlockColumns(input.schema, batch, constants)));
+  }
   if (deletes.length > 0) blocks.push(encodeLogBlock('DELETE', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeDeleteBlockContent(deletes)));
   const bytes = concat(blocks);
   await input.beforeWrite(path);
@@ -87,6 +81,50 @@ export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
     },
   );
   return { stat, inserted: 0, updated: upserts.length, deleted: deletes.length, keys: [] };
+}
+
+const META = ['_hoodie_commit_time', '_hoodie_commit_seqno', '_hoodie_record_key', '_hoodie_partition_path', '_hoodie_file_name'] as const;
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * The data block's records as columns: the meta fields generated as columns (commit time, partition path and
+ * file id one value for the block, seqnos numbered in record order, the keys), then each data field's vector.
+ * A record's data field of a meta name overrides the generated value, as it did when rows were spread objects.
+ */
+function logRecordColumns(input: LogAppendInput, upserts: readonly HoodieRecord[]): { batch: ColumnBatch; constants: Record<string, unknown> } {
+  const n = upserts.length;
+  const columns: Record<string, unknown[]> = {};
+  const constants: Record<string, unknown> = {};
+  const generated: Record<(typeof META)[number], (i: number) => unknown> = {
+    _hoodie_commit_time: () => input.instantTime,
+    _hoodie_commit_seqno: (i) => `${input.instantTime}_${input.taskId}_${i}`,
+    _hoodie_record_key: (i) => (upserts[i] as HoodieRecord).recordKey,
+    _hoodie_partition_path: () => input.partitionPath,
+    _hoodie_file_name: () => input.fileId,
+  };
+  const isMeta = (name: string): name is (typeof META)[number] => (META as readonly string[]).includes(name);
+  for (const { name } of input.schema.fields) {
+    const vector: unknown[] = new Array(n);
+    if (isMeta(name)) {
+      const make = generated[name];
+      if (!upserts.some((r) => hasOwn(r.data, name))) {
+        if (name === '_hoodie_commit_seqno' || name === '_hoodie_record_key') for (let i = 0; i < n; i++) vector[i] = make(i);
+        else constants[name] = make(0);
+      } else for (let i = 0; i < n; i++) {
+        const data = (upserts[i] as HoodieRecord).data;
+        vector[i] = hasOwn(data, name) ? data[name] : make(i);
+      }
+    } else {
+      // A name of Object.prototype's (e.g. "constructor") counts only as an own property, as in a spread object.
+      const inherited = name in Object.prototype;
+      for (let i = 0; i < n; i++) {
+        const data = (upserts[i] as HoodieRecord).data;
+        vector[i] = inherited && !hasOwn(data, name) ? undefined : data[name];
+      }
+    }
+    if (!hasOwn(constants, name)) columns[name] = vector;
+  }
+  return { batch: { length: n, columns }, constants };
 }
 
 /** A rollback command block (type 0, COMMAND_BLOCK_TYPE "0") targeting `targetInstant`. */
