@@ -71,12 +71,19 @@ function filesOf(timeline: Timeline, instant: Instant): Instant[] {
  */
 export function rollbacksToRead(source: TimelineSide, target: TimelineSide | undefined): Instant[] {
   if (target === undefined) return [];
-  const have = new Set(source.timeline.instants.map(keyOf));
-  const start = source.timeline.instants[0]?.requestedTime;
-  const missing = target.timeline.instants.filter((i) => !have.has(keyOf(i)) && (start === undefined || compareInstantTimes(i.requestedTime, start) >= 0));
-  const oldest = missing[0]?.requestedTime;
+  const oldest = unmatchedInstants(target, source)[0]?.requestedTime;
   if (oldest === undefined) return [];
   return source.timeline.instants.filter((i) => ROLLING_BACK.has(i.action) && compareInstantTimes(i.requestedTime, oldest) > 0);
+}
+
+/**
+ * The instants (any state) of `side` that `other` lacks — not on its timeline under the same requested time
+ * and action, and not older than its active timeline (archived there) — oldest first.
+ */
+export function unmatchedInstants(side: TimelineSide, other: TimelineSide): Instant[] {
+  const have = new Set(other.timeline.instants.map(keyOf));
+  const start = other.timeline.instants[0]?.requestedTime;
+  return side.timeline.instants.filter((i) => !have.has(keyOf(i)) && (start === undefined || compareInstantTimes(i.requestedTime, start) >= 0));
 }
 
 /** Requested times the source's rollbacks and restores undid, per table. */

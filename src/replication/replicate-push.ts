@@ -1,8 +1,8 @@
-// replicate(source, target): bring a copy of a Hudi table (in any other store) up to the source's completed
-// timeline, so that a reader of the target only ever sees a prefix of the source's commits. Phases: list and
-// plan (divergence → CONFLICT), take back instants the source rolled back, copy data files, publish instants
-// in timeline order (completed file last, created atomically), copy the archived timeline and rewritten
-// files, then delete what the source deleted. Every phase is idempotent: a run cut short is completed by the next.
+// Push: bring a copy of a Hudi table (in any other store) up to the source's completed timeline, so that a
+// reader of the target only ever sees a prefix of the source's commits. Phases: list and plan (divergence →
+// CONFLICT), take back instants the source rolled back, copy data files, publish instants in timeline order
+// (completed file last, created atomically), copy the archived timeline and rewritten files, then delete what
+// the source deleted. Every phase is idempotent: a run cut short is completed by the next.
 import { parseTableConfig, type TableConfig } from '../config/table-config.js';
 import { conflict, LakeletError, unsupported } from '../errors.js';
 import { parseProperties } from '../config/properties.js';
@@ -12,21 +12,22 @@ import { compareInstantTimes, parseInstantFileName, type Instant } from '../time
 import { Timeline } from '../timeline/timeline.js';
 import { CopyContext, listStore, sameBytes, type ReplicateProgress } from './replicate-copy.js';
 import { comparedByContent, dataCopyRank, finishCopyRank, pathRole, timelineFilePathOf, type PathRole, type TableDirs } from './replicate-paths.js';
-import { planInstants, rollbacksToRead, type StoreTimelines, type TimelineSide } from './replicate-plan.js';
+import { planInstants, rollbacksToRead, type RolledBack, type StoreTimelines, type TimelineSide } from './replicate-plan.js';
 import { rolledBackTimes } from './replicate-rolled-back.js';
 
-/** Options of {@link replicate}. */
-export interface ReplicateOptions {
-  /** Called after every file copied, published or deleted. */
+/** Options of a push (the public options of {@link replicate}, and what pull and rebase add). */
+export interface PushOptions {
   onProgress?: (progress: ReplicateProgress) => void;
-  /** Stops the replication before its next store call (`ABORTED`); the next run resumes it. */
   signal?: AbortSignal;
-  /** `push` (the default and only mode): the source's commits go to the target. */
-  mode?: 'push';
+  /**
+   * Instants of the target the source lacks to take back (delete, completed file first) instead of stopping
+   * with `CONFLICT`, per table (requested times): the diverged tail a pull replaces with the source's timeline.
+   */
+  takeBack?: RolledBack;
 }
 
-/** What {@link replicate} did. */
-export interface ReplicateResult {
+/** What a push did. */
+export interface PushResult {
   /** Completed data-table instant files this run published on the target, in order (not those it found there). */
   published: string[];
   /** Completed metadata-table instant files published. */
@@ -41,7 +42,7 @@ export interface ReplicateResult {
 const MDT_PROPERTIES = `${METADATA_TABLE_DIR}/${PROPERTIES_PATH}`;
 
 /** One store as listed, with its tables' folders and timelines. */
-interface StoreView {
+export interface StoreView {
   files: Map<string, number>;
   dirs: TableDirs[];
   config: TableConfig | undefined;
@@ -72,7 +73,8 @@ function timelineSide(files: ReadonlyMap<string, number>, dirs: TableDirs): Time
   return { timeline: new Timeline(instants), sizes };
 }
 
-async function viewOf(storage: Storage, ctx: CopyContext): Promise<StoreView> {
+/** List a store and read its tables' configuration and timelines. */
+export async function viewOf(storage: Storage, ctx: CopyContext): Promise<StoreView> {
   ctx.checkAborted();
   const files = await listStore(storage);
   if (!files.has(PROPERTIES_PATH)) return { files, dirs: [], config: undefined, timelines: undefined };
@@ -85,7 +87,7 @@ async function viewOf(storage: Storage, ctx: CopyContext): Promise<StoreView> {
 }
 
 /** The target must hold nothing, or the same table (name, type, version) as the source. */
-function checkSameTable(source: StoreView, target: StoreView, label: string): void {
+export function checkSameTable(source: StoreView, target: StoreView, label: string): void {
   const s = source.config;
   if (!s) throw new LakeletError('INVALID_TABLE', `replicate: the source is not a Hudi table (${PROPERTIES_PATH} is missing)`, { path: PROPERTIES_PATH });
   const t = target.config;
@@ -119,8 +121,7 @@ function checkSameTable(source: StoreView, target: StoreView, label: string): vo
  * hold nothing the source's listing lacked, but a concurrent replicator's unpublished data files could be
  * among them.
  */
-export async function replicate(source: Storage, target: Storage, options: ReplicateOptions = {}): Promise<ReplicateResult> {
-  if ((options.mode ?? 'push') !== 'push') throw unsupported(`replicate: mode ${JSON.stringify(options.mode)} is not supported (only 'push')`, { value: options.mode });
+export async function push(source: Storage, target: Storage, options: PushOptions = {}): Promise<PushResult> {
   if (target.readOnly) throw unsupported(`replicate: the target ${target.label} is read-only`, {});
   const ctx = new CopyContext(source, target, options.onProgress, options.signal);
   const src = await viewOf(source, ctx);
@@ -130,8 +131,8 @@ export async function replicate(source: Storage, target: Storage, options: Repli
   const dirOf = (table: 'data' | 'metadata'): TableDirs => src.dirs.find((d) => d.table === table) as TableDirs;
 
   const rolledBack = {
-    data: await rolledBackTimes(source, dirOf('data'), rollbacksToRead(srcTimelines.data, tgt.timelines?.data)),
-    metadata: srcTimelines.metadata ? await rolledBackTimes(source, dirOf('metadata'), rollbacksToRead(srcTimelines.metadata, tgt.timelines?.metadata)) : new Set<string>(),
+    data: union(await rolledBackTimes(source, dirOf('data'), rollbacksToRead(srcTimelines.data, tgt.timelines?.data)), options.takeBack?.data),
+    metadata: union(srcTimelines.metadata ? await rolledBackTimes(source, dirOf('metadata'), rollbacksToRead(srcTimelines.metadata, tgt.timelines?.metadata)) : new Set<string>(), options.takeBack?.metadata),
   };
   const plan = planInstants(srcTimelines, tgt.timelines, rolledBack);
   if (plan.newestCommon) {
@@ -164,7 +165,7 @@ export async function replicate(source: Storage, target: Storage, options: Repli
   for (const p of data) if (!(await ctx.copy(p))) ctx.report(p, 0);
 
   ctx.phase = 'publish';
-  const result: ReplicateResult = { published: [], metadataPublished: [], reverted: plan.reverts.map((r) => r.requestedTime), filesCopied: 0, bytesCopied: 0, filesDeleted: 0 };
+  const result: PushResult = { published: [], metadataPublished: [], reverted: plan.reverts.map((r) => r.requestedTime), filesCopied: 0, bytesCopied: 0, filesDeleted: 0 };
   for (const step of plan.steps) {
     const dirs = dirOf(step.table);
     for (const f of step.pendingFiles) {
@@ -221,3 +222,5 @@ function isOlderThanTimeline(src: StoreView, dirs: TableDirs, name: string): boo
   const instant = parseInstantFileName(name);
   return instant !== undefined && start !== undefined && compareInstantTimes(instant.requestedTime, start) < 0;
 }
+
+const union = (a: Set<string>, b: ReadonlySet<string> | undefined): Set<string> => (b === undefined ? a : new Set([...a, ...b]));

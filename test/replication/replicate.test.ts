@@ -112,7 +112,7 @@ describe('replicate: cancellation and options', () => {
     const source = memoryStorage();
     await makeTable(source, { type: 'COPY_ON_WRITE', version: 6 });
     expect((await failure(replicate(source, memoryStorage({ readOnly: true })))).code).toBe('UNSUPPORTED');
-    expect((await failure(replicate(source, memoryStorage(), { mode: 'pull' as 'push' }))).code).toBe('UNSUPPORTED');
+    expect((await failure(replicate(source, memoryStorage(), { mode: 'sideways' as 'push' }))).code).toBe('UNSUPPORTED');
     expect((await failure(replicate(memoryStorage(), memoryStorage()))).code).toBe('INVALID_TABLE');
   });
 });

@@ -47,7 +47,7 @@ export interface WriteCommit {
  */
 export async function commitWrite(state: TableState, inflight: InflightWrite, commit: WriteCommit, options: ResolvedWriteOptions): Promise<void> {
   const { storage } = state;
-  const metadata = writeCommitMetadata(state, commit);
+  const metadata = writeCommitMetadata(state, commit, options.extraMetadata);
   if (options.heartbeatTimeoutMs > 0 && (await heartbeatExpired(storage, inflight.instantTime, options.heartbeatTimeoutMs, options.clock))) {
     throw new LakeletError('ABORTED', `commit: the heartbeat of instant ${inflight.instantTime} was silent for more than ${options.heartbeatTimeoutMs} ms (the writer stalled), so other writers may have rolled it back; nothing of it was committed`, { instant: inflight.instantTime });
   }
@@ -61,7 +61,7 @@ export async function commitWrite(state: TableState, inflight: InflightWrite, co
 }
 
 /** The bytes of a write's completed instant file: write stats per partition, replaced groups, the schema. */
-export function writeCommitMetadata(state: TableState, commit: WriteCommit): Uint8Array {
+export function writeCommitMetadata(state: TableState, commit: WriteCommit, extra: Readonly<Record<string, string>> = {}): Uint8Array {
   const partitionToWriteStats = new Map<string, WriteStatInput[]>();
   for (const r of commit.results) partitionToWriteStats.set(r.stat.partitionPath, [...(partitionToWriteStats.get(r.stat.partitionPath) ?? []), r.stat]);
   if (commit.operation === 'DELETE_PARTITION') for (const p of commit.replaced.keys()) if (!partitionToWriteStats.has(p)) partitionToWriteStats.set(p, []);
@@ -69,7 +69,7 @@ export function writeCommitMetadata(state: TableState, commit: WriteCommit): Uin
     partitionToWriteStats,
     partitionToReplaceFileIds: isReplaceOperation(commit.operation) ? new Map([...commit.replaced].map(([p, ids]) => [p, [...ids]])) : undefined,
     compacted: false,
-    extraMetadata: { schema: avroSchemaJson(commit.schema) },
+    extraMetadata: { ...extra, schema: avroSchemaJson(commit.schema) },
     operationType: commit.operation,
   });
 }

@@ -96,6 +96,11 @@ export interface WriteOptions extends Partial<FileSizing> {
    * write's list replaces the table's). See `notNull`, `unique`, `rowCount`, `expect`.
    */
   validators?: readonly PreCommitValidator[];
+  /**
+   * Extra entries of the commit metadata's `extraMetadata` (Hudi's `commit(…, extraMetadata)`), string values;
+   * `schema` is the write's own and cannot be set (default none). Replication tags its replayed writes with it.
+   */
+  extraMetadata?: Readonly<Record<string, string>>;
 }
 
 /** Options with every default filled in. */
@@ -129,6 +134,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   /** The HTTP commit callback, validated (undefined: none). */
   commitCallback: ResolvedCommitCallback | undefined;
   validators: readonly PreCommitValidator[];
+  /** Extra commit metadata entries (validated: string values, no `schema`). */
+  extraMetadata?: Readonly<Record<string, string>>;
 }
 
 const positive = (name: string, v: number | undefined, fallback: number): number => {
@@ -186,5 +193,15 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     catalogSync: o.catalogSync || undefined,
     syncTo: o.syncTo,
     validators: checkValidators(o.validators),
+    ...(o.extraMetadata === undefined ? {} : { extraMetadata: checkExtraMetadata(o.extraMetadata) }),
   };
+}
+
+/** `extraMetadata`: an object of string values, without the write's own `schema` entry. */
+function checkExtraMetadata(extra: unknown): Readonly<Record<string, string>> {
+  if (typeof extra !== 'object' || extra === null || Array.isArray(extra)) throw new LakeletError('INVALID_ARGUMENT', 'write: extraMetadata must be an object of strings', { field: 'extraMetadata', value: extra });
+  for (const [k, v] of Object.entries(extra)) {
+    if (typeof v !== 'string' || k === 'schema') throw new LakeletError('INVALID_ARGUMENT', `write: extraMetadata.${k} ${k === 'schema' ? 'is the write schema and cannot be set' : `must be a string, got ${String(v)}`}`, { field: `extraMetadata.${k}`, value: v });
+  }
+  return { ...(extra as Record<string, string>) };
 }
