@@ -4,7 +4,7 @@
 // (operation CLUSTER) whose `partitionToReplaceFileIds` names every input group. As compaction: scheduling and
 // completion run under the commit lock, a plan is made only while no other write is pending, one runner holds a
 // plan at a time (its heartbeat), and an interrupted run starts over (its files removed first, from its markers).
-import { LakeletError, isLakeletError } from '../../errors.js';
+import { LakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import { avroSchemaJson } from '../../format/avro/schema.js';
 import { planClustering, SORT_AND_SIZE_EXECUTION_STRATEGY, type ClusteringOptions, type ClusteringPlan, type ClusteringSliceInput } from '../../plan/clustering-plan.js';
@@ -17,6 +17,7 @@ import { withCommitLock } from '../commit/commit-lock.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
 import { HEARTBEAT_TIMEOUT_MS, heartbeatExpired } from '../commit/heartbeat.js';
 import { withPlanHeartbeat } from './plan-heartbeat.js';
+import { runPendingPlans } from './pending-plans.js';
 import { instantTransition } from '../commit/transitions.js';
 import { reloadTimeline, type EngineContext } from '../context.js';
 import { loadTimeline, type TableState } from '../table-state.js';
@@ -94,22 +95,16 @@ export async function scheduleClustering(ctx: EngineContext, options: Clustering
 }
 
 /**
- * Run every pending clustering plan of Hudi's sort-and-size strategy, oldest first (a crashed one starts over).
- * A plan another runner is running (its heartbeat is live), completed or dropped meanwhile is skipped — except
- * `required` (the plan an explicit cluster just scheduled), whose `CONFLICT` or `ABORTED` is thrown, so the
- * caller learns why it did not complete instead of reading "nothing to cluster".
+ * Run every pending clustering plan of Hudi's sort-and-size strategy, oldest first (a crashed one starts over);
+ * each plan is read once. A plan another runner is running (its heartbeat is live), completed or dropped
+ * meanwhile is skipped — except `required` (the plan an explicit cluster just scheduled), whose `CONFLICT` or
+ * `ABORTED` is thrown, so the caller learns why it did not complete instead of reading "nothing to cluster".
  */
 export async function runPendingClusterings(ctx: EngineContext, options: ClusteringRunOptions, required?: string): Promise<ClusteringResult[]> {
-  const results: ClusteringResult[] = [];
-  for (const pending of await pendingClusterings(await ctx.snapshot())) {
-    if (clusteringPlanFromAvro(pending.plan, pending.path).strategyClassName !== SORT_AND_SIZE_EXECUTION_STRATEGY) continue;
-    try {
-      results.push(await runClustering(ctx, pending.instant, options));
-    } catch (err) {
-      if (pending.instant === required || (!isLakeletError(err, 'CONFLICT') && !isLakeletError(err, 'ABORTED'))) throw err;
-    }
-  }
-  return results;
+  const ours = (await pendingClusterings(await ctx.snapshot()))
+    .map((pending) => ({ pending, plan: clusteringPlanFromAvro(pending.plan, pending.path) }))
+    .filter((p) => p.plan.strategyClassName === SORT_AND_SIZE_EXECUTION_STRATEGY);
+  return runPendingPlans(ours, (p) => p.pending.instant, (p) => runPlan(ctx, p.pending, p.plan, options), required);
 }
 
 /**
@@ -119,15 +114,23 @@ export async function runPendingClusterings(ctx: EngineContext, options: Cluster
  * (`CONFLICT`: the run's files are removed, the plan stays pending and the next run reads the groups afresh).
  */
 export async function runClustering(ctx: EngineContext, instant: string, options: ClusteringRunOptions): Promise<ClusteringResult> {
-  const { storage } = ctx;
+  const pending = (await pendingClusterings(await ctx.snapshot())).find((c) => c.instant === instant);
+  if (!pending) throw notPending(instant);
+  return runPlan(ctx, pending, clusteringPlanFromAvro(pending.plan, pending.path), options);
+}
+
+const notPending = (instant: string) => new LakeletError('ABORTED', `clustering: ${instant} is not a pending clustering (completed or rolled back meanwhile)`, { instant });
+
+/** Run `pending` (its plan read before) on the table as it is now, if it is still pending. */
+async function runPlan(ctx: EngineContext, pending: PendingClustering, plan: ClusteringPlan, options: ClusteringRunOptions): Promise<ClusteringResult> {
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const state = await ctx.snapshot();
   ctx.invalidate();
-  const pending = (await pendingClusterings(state)).find((c) => c.instant === instant);
-  if (!pending) throw new LakeletError('ABORTED', `clustering: ${instant} is not a pending clustering (completed or rolled back meanwhile)`, { instant });
-  const plan = clusteringPlanFromAvro(pending.plan, pending.path);
-  return withPlanHeartbeat(storage, instant, 'clustering', { clock, timeoutMs }, (beat) => execute(state, pending, plan, options, beat));
+  const { instant } = pending;
+  const current = state.timeline.get(instant);
+  if (!current || current.state === 'COMPLETED' || !state.timeline.files.some((f) => f.requestedTime === instant && f.action === pending.action && f.state === 'REQUESTED')) throw notPending(instant);
+  return withPlanHeartbeat(ctx.storage, instant, 'clustering', { clock, timeoutMs }, (beat) => execute(state, pending, plan, options, beat));
 }
 
 /** Remove the files a run of `instant` wrote (its markers name them), then the markers. */
