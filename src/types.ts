@@ -86,5 +86,7 @@ export type { TableReader } from './table/table-reader.js';
 export type { SchemaHistoryEntry } from './table/schema-history.js';
 export type { ChangesOptions } from './engine/read/cdc/cdc-query.js';
 export type { ChangeOp, ChangeRecord } from './engine/read/cdc/cdc-infer.js';
+export type { HistoryEnd, HistoryOp, HistoryOptions, RecordHistory, RecordVersion } from './engine/read/history/record-history.js';
+export type { RecordKeyInput } from './engine/read/history/history-candidates.js';
 export type { SchemaChange } from './schema/schema-diff.js';
 export type { RowsSchemaEvolution } from './schema/evolve-for-rows.js';

@@ -173,4 +173,15 @@ export class TableReader {
     return collectChangesArrow(this.readState(options.listing), options);
   }
 
+  /**
+   * Record history (lineage): every committed version of the record `key` (the record key, or its key fields'
+   * values) — value, commit and completion time, insert/update/delete, the file it lived in — newest first,
+   * across the retained and archived timeline, and where the history ends (created, cleaned, archived, absent).
+   * Only file groups whose base-file bloom filters admit the key are read.
+   */
+  async history(key: import('../types.js').RecordKeyInput, options: import('../types.js').HistoryOptions = {}): Promise<import('../types.js').RecordHistory> {
+    await this.ctx.catchUp();
+    return (await import('../engine/read/history/record-history.js')).recordHistory(this.readState(options.listing), key, options); // loaded on first use
+  }
+
 }

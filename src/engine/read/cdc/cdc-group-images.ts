@@ -5,6 +5,7 @@ import type { FileSystemView } from '../../../file-group/file-system-view.js';
 import type { AvroRecordSchema } from '../../../format/avro/schema.js';
 import { orderingSpec } from '../../../merge/ordering.js';
 import type { Timeline } from '../../../timeline/timeline.js';
+import type { CompiledFilter } from '../../../expr/filter.js';
 import type { TableState } from '../../table-state.js';
 import { readFileSlice, type ReadWarning, type SliceReadContext } from '../file-slice-reader.js';
 import type { Row } from './cdc-infer.js';
@@ -43,9 +44,9 @@ export class GroupImages {
 
   /**
    * The records (meta columns included) of each group at `point`, by {@link fileGroupKey}: a group with no
-   * slice there (not written yet, replaced, or emptied) has none.
+   * slice there (not written yet, replaced, or emptied) has none. `filters` only prune base-file row groups.
    */
-  async rowsAt(point: TimelinePoint, groups: readonly GroupRef[]): Promise<Map<string, Row[]>> {
+  async rowsAt(point: TimelinePoint, groups: readonly GroupRef[], filters: readonly CompiledFilter[] = []): Promise<Map<string, Row[]>> {
     const out = new Map<string, Row[]>();
     for (const g of groups) out.set(fileGroupKey(g.partitionPath, g.fileId), []);
     if (point === 'empty' || groups.length === 0) return out;
@@ -55,7 +56,7 @@ export class GroupImages {
     for (const slice of slices) {
       const key = fileGroupKey(slice.partitionPath, slice.fileId);
       if (!out.has(key)) continue;
-      out.set(key, await readFileSlice(ctx, slice, { columns: undefined, filters: [], baseOnly: false }));
+      out.set(key, await readFileSlice(ctx, slice, { columns: undefined, filters, baseOnly: false }));
     }
     return out;
   }

@@ -15,6 +15,7 @@ import type { ReadOptions } from '../query.js';
 import { incrementalWindow, type WindowWrite } from '../incremental-window.js';
 import { GroupImages, type GroupRef, type TimelinePoint } from './cdc-group-images.js';
 import { inferGroupChanges, type ChangeRecord, type Row } from './cdc-infer.js';
+import { cdcFilesByGroup, changesFromCdcRecords, readCdcFiles, type CdcFileRecords, type CdcSource } from './cdc-files.js';
 
 /** Options of a CDC query: the changes of the writes in `(from, to]` (bounds as for incremental queries). */
 export interface ChangesOptions {
@@ -29,6 +30,13 @@ export interface ChangesOptions {
   onWarning?: (warning: ReadWarning) => void;
   /** Where the file listing comes from (see {@link ReadOptions.listing}; default as the table's reads). */
   listing?: ListingMode;
+  /**
+   * Where changes come from on tables written with CDC (`hoodie.table.cdc.enabled`): `auto` (default) the `.cdc`
+   * files a write names and inference elsewhere, `files` as Hudi's reader (a rewritten base file without a `.cdc`
+   * file → `NOT_FOUND`), `infer` by comparing file slices only. Merge-on-read deltacommits are inferred from their
+   * log files in every mode, and compactions give no changes (as in Spark; their `.cdc` files are not read).
+   */
+  cdcSource?: CdcSource;
 }
 
 /** The changes of one commit, in partition / file group / record-key order. */
@@ -51,7 +59,7 @@ const CACHED_ROWS = 200_000;
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The file groups a write wrote (its write stats) or replaced, in partition / file id order. */
-function touchedGroups(metadata: CommitMetadata): GroupRef[] {
+export function touchedGroups(metadata: CommitMetadata): GroupRef[] {
   const out = new Map<string, GroupRef>();
   const add = (partitionPath: string, fileId: string) => {
     if (fileId) out.set(fileGroupKey(partitionPath, fileId), { partitionPath, fileId });
@@ -62,7 +70,7 @@ function touchedGroups(metadata: CommitMetadata): GroupRef[] {
 }
 
 /** How a timeline orders writes and names the point just after one: requested times (v6) or completion times. */
-function pointOrder(timeline: Timeline, byCompletion: boolean) {
+export function pointOrder(timeline: Timeline, byCompletion: boolean) {
   const key = (i: Instant) => (byCompletion ? i.completionTime ?? i.requestedTime : i.requestedTime);
   const writes = timeline.completedWrites().sort((a, b) => compareInstantTimes(key(a), key(b)));
   const after = (i: Instant): TimelinePoint => (byCompletion ? { completedBy: key(i) } : { asOf: i.requestedTime });
@@ -101,19 +109,28 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
   const images = new GroupImages(state, view, timeline, schema, options.onWarning ?? (() => undefined));
   const cache = new Map<string, Row[]>(); // a group's records after the last write of the window that touched it
   let cached = 0;
+  const source = options.cdcSource ?? 'auto';
+  if (source !== 'auto' && source !== 'files' && source !== 'infer') throw new LakeletError('INVALID_ARGUMENT', `changes: cdcSource ${JSON.stringify(source)} is not one of auto, files, infer`, { field: 'cdcSource', value: String(source) });
   for (const { instant, metadata } of writes) {
     const groups = touchedGroups(metadata);
     const prev = order.previous(instant);
-    const missing = groups.filter((g) => !cache.has(fileGroupKey(g.partitionPath, g.fileId)));
+    // The groups whose changes the write's .cdc files hold (AS_IS); a DATA_BEFORE_AFTER file needs no images.
+    const cdc = new Map<string, { paths: string[]; records: CdcFileRecords }>();
+    if (source !== 'infer') for (const [key, paths] of cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await readCdcFiles(state.storage, paths) });
+    const imaged = groups.filter((g) => cdc.get(fileGroupKey(g.partitionPath, g.fileId))?.records.mode !== 'DATA_BEFORE_AFTER');
+    const missing = imaged.filter((g) => !cache.has(fileGroupKey(g.partitionPath, g.fileId)));
     const before = await images.rowsAt(prev ? order.after(prev) : 'empty', missing);
-    const after = await images.rowsAt(order.after(instant), groups);
+    const after = await images.rowsAt(order.after(instant), imaged);
     const changes: ChangeRecord[] = [];
     for (const g of groups) {
       const key = fileGroupKey(g.partitionPath, g.fileId);
-      const now = after.get(key) ?? [];
-      changes.push(...inferGroupChanges(cache.get(key) ?? before.get(key) ?? [], now, instant.requestedTime));
+      const now = after.get(key);
+      const old = cache.get(key) ?? before.get(key);
+      const files = cdc.get(key);
+      changes.push(...(files ? changesFromCdcRecords(files.records, instant.requestedTime, old, now, files.paths[0] as string) : inferGroupChanges(old ?? [], now ?? [], instant.requestedTime)));
       cached -= cache.get(key)?.length ?? 0;
       cache.delete(key);
+      if (!now) continue; // not read: the next write reads its before-image
       cache.set(key, now);
       cached += now.length;
     }
