@@ -4,12 +4,14 @@
 // lakelet opens (on v9 the MDT's column_stats skip files), requests and bytes, counted by a wrapper around the
 // node-fs storage. The query's rows and a full snapshot must be the same before and after, or the bench fails.
 // Asserts nothing about timing.
-// Standalone: `node bench/clustering.mjs [--commits 200] [--rows-per-commit 500] [--table-version 9] [--target-kib N] [--json]`
+// Standalone: `node bench/clustering.mjs [--commits 200] [--rows-per-commit 500] [--table-version 9] [--target-kib N] [--json]
+// [--built DIR] [--cpu-prof FILE] [--save]` (--built keeps the unclustered table in DIR for the next run; --cpu-prof
+// profiles cluster() alone; --save writes bench/results/<date>-clustering-<commits>x<rows>-v<version>.json)
 // (needs `npm run build`, or LAKELET_DIST); `npm run bench` runs it in a child process (`runClusteringPart`).
 import { spawn } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cp, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { TRIP_SCHEMA, tripRows } from './data.mjs';
@@ -128,24 +130,75 @@ async function snapshot(lakelet, dir) {
   return { rows, beginLatSum: Math.round(sum * 1e6) / 1e6 };
 }
 
-async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: given }) {
+/** Make the table of `commits` small insert commits in `dir`; returns the seconds it took. */
+async function buildTable(lakelet, dir, { commits, rowsPerCommit, tableVersion }, log) {
+  const table = await lakelet.createTable(lakelet.nodeFsStorage(dir), {
+    name: 'trips', type: 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'], schema: TRIP_SCHEMA,
+    ...(tableVersion ? { tableVersion } : {}), ...(tableVersion >= 8 ? { metadataTable: true } : {}), ...SERVICES,
+  });
+  const tb = performance.now();
+  for (let c = 0; c < commits; c++) {
+    // New files every commit (no small-file filling), and blooms sized for small files (Hudi's 60,000-entry
+    // default would make every 100-row file ~300 KiB of bloom filter).
+    const rows = [...tripRows(c * rowsPerCommit, (c + 1) * rowsPerCommit)];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await table.insert(rows, { ...SERVICES, smallFileLimit: 0, bloomFilter: { numEntries: 1000 } });
+        break;
+      } catch (err) {
+        // A CONFLICT commits nothing (e.g. the commit lock outlived its expiry on an overloaded machine): retry.
+        if (err?.code !== 'CONFLICT' || attempt >= 5) throw err;
+        log(`commit ${c + 1}: ${err.message}; retrying`);
+      }
+    }
+    if ((c + 1) % 50 === 0) log(`${c + 1}/${commits} commits`);
+  }
+  return (performance.now() - tb) / 1000;
+}
+
+/** A V8 CPU profile of this process from now until `stop(file)`, which writes it (for bench/cpu-top.mjs). */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/**
+ * `built`: a folder keeping the unclustered table between runs (built there on the first run, with a
+ * `bench-built.json` of its parameters and build time); each run clusters a fresh copy of it.
+ */
+async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: given, built, cpuProf }) {
   const dist = process.env.LAKELET_DIST ? `${pathToFileURL(resolve(process.env.LAKELET_DIST)).href}/` : new URL('../dist/', import.meta.url).href;
   const lakelet = await import(new URL('node/index.js', dist).href);
   const dir = given ?? (await mkdtemp(join(tmpdir(), 'lakelet-bench-clustering-')));
   const log = (m) => process.stderr.write(`  [clustering] ${m}\n`);
   try {
-    const table = await lakelet.createTable(lakelet.nodeFsStorage(dir), {
-      name: 'trips', type: 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts', partitionBy: ['city'], schema: TRIP_SCHEMA,
-      ...(tableVersion ? { tableVersion } : {}), ...(tableVersion >= 8 ? { metadataTable: true } : {}), ...SERVICES,
-    });
-    const tb = performance.now();
-    for (let c = 0; c < commits; c++) {
-      // New files every commit (no small-file filling), and blooms sized for small files (Hudi's 60,000-entry
-      // default would make every 100-row file ~300 KiB of bloom filter).
-      await table.insert([...tripRows(c * rowsPerCommit, (c + 1) * rowsPerCommit)], { ...SERVICES, smallFileLimit: 0, bloomFilter: { numEntries: 1000 } });
-      if ((c + 1) % 50 === 0) log(`${c + 1}/${commits} commits`);
-    }
-    const buildSeconds = (performance.now() - tb) / 1000;
+    let buildSeconds;
+    if (built) {
+      const params = { commits, rowsPerCommit, tableVersion };
+      const stamp = join(built, 'bench-built.json');
+      const kept = await readFile(stamp, 'utf8').then(JSON.parse, () => undefined);
+      if (kept && JSON.stringify(kept.params) !== JSON.stringify(params)) throw new Error(`bench: ${built} holds a table of ${JSON.stringify(kept.params)}, not ${JSON.stringify(params)}`);
+      if (kept) buildSeconds = kept.buildSeconds;
+      else {
+        await rm(built, { recursive: true, force: true });
+        await mkdir(built, { recursive: true });
+        buildSeconds = await buildTable(lakelet, join(built, 'table'), params, log);
+        await writeFile(stamp, JSON.stringify({ params, buildSeconds }));
+      }
+      await cp(join(built, 'table'), dir, { recursive: true });
+      log(`clustering a copy of the table kept in ${built} (built in ${buildSeconds.toFixed(1)} s)`);
+    } else buildSeconds = await buildTable(lakelet, dir, { commits, rowsPerCommit, tableVersion }, log);
+    const table = await lakelet.openTable(lakelet.nodeFsStorage(dir));
     const before = await table.fileSlices();
     const bytesBefore = before.reduce((n, s) => n + (s.baseFile?.size ?? 0), 0);
     const partitions = new Set(before.map((s) => s.partitionPath)).size;
@@ -158,7 +211,9 @@ async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: g
     log(`${commits} commits, ${before.length} base files; clustering with target ${target} bytes`);
     const t = performance.now();
     const c0 = cpu();
+    const profiler = cpuProf ? await startProfile() : undefined;
     const result = await table.cluster({ sortColumns: ['ts'], targetFileSizeBytes: target, ...SERVICES });
+    if (profiler) await profiler.stop(cpuProf);
     const seconds = (performance.now() - t) / 1000;
     const cpuSeconds = cpu() - c0;
     // Undefined: nothing to cluster, or the run met a CONFLICT / ABORTED (cluster() leaves the plan pending then).
@@ -228,8 +283,18 @@ if (process.argv[1] === SELF) {
       const i = args.indexOf(name);
       return i >= 0 ? Number(args[i + 1]) : dflt;
     };
-    const r = await runClusteringPart({ commits: opt('--commits', 200), rowsPerCommit: opt('--rows-per-commit', 500), targetKib: opt('--target-kib', undefined), tableVersion: opt('--table-version', 9) });
+    const path = (name) => {
+      const i = args.indexOf(name);
+      return i >= 0 ? resolve(args[i + 1]) : undefined;
+    };
+    const r = await runClusteringPart({ commits: opt('--commits', 200), rowsPerCommit: opt('--rows-per-commit', 500), targetKib: opt('--target-kib', undefined), tableVersion: opt('--table-version', 9), built: path('--built'), cpuProf: path('--cpu-prof') });
     if (args.includes('--json')) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
     else process.stdout.write(`${clusteringLines(r).join('\n')}\n`);
+    if (args.includes('--save')) {
+      const file = join(fileURLToPath(new URL('./results/', import.meta.url)), `${new Date().toISOString().slice(0, 10)}-clustering-${r.commits}x${r.rowsPerCommit}-v${r.tableVersion}.json`);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, `${JSON.stringify({ clustering: r, env: { node: process.version, cpus: availableParallelism(), loadAverage: loadavg() } }, null, 2)}\n`);
+      process.stderr.write(`  [clustering] saved ${file}\n`);
+    }
   }
 }
