@@ -127,6 +127,26 @@ for (const version of [6, 9] as const) {
   }
 }
 
+describe('history: instants archived beyond the archive', () => {
+  for (const version of [6, 9] as const) {
+    test(`version ${version}: files of writes no timeline knows end the history at the oldest known write (archived)`, async () => {
+      const table = await newTable('COPY_ON_WRITE', version);
+      const { instants } = await fiveVersions(table);
+      for (let n = 0; n < 4; n++) instants.push((await table.upsert([row(`z${n}`, 'q', n, 'x')])).instant);
+      await table.archive({ keepMinCommits: 2, keepMaxCommits: 3 });
+      // The archive is lost (deleted by hand): the archived writes' files remain, their instants are unknown.
+      for (const f of await table.storage.list(table.config.archivePath, { recursive: true })) if (f.kind === 'file') await table.storage.delete(f.path);
+      await table.refresh();
+      const first = table.commits[0]?.requestedTime as string;
+      expect(instants.indexOf(first)).toBeGreaterThan(4);
+      const h = await table.history('k1');
+      expect(h.end).toEqual({ reason: 'archived', before: first });
+      // The value still on storage is reported, its commit named by the row, what it did unknown.
+      expect(h.versions.map(brief)).toEqual([['unknown', instants[4], 'e']]);
+    });
+  }
+});
+
 describe('history: keys and partitions', () => {
   test('a composite key, as its fields or as the record key string', async () => {
     const table = await createTable(memoryStorage(), { name: 'h', type: 'COPY_ON_WRITE', recordKey: ['id', 'val'], orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, metadataTable: false });

@@ -17,6 +17,7 @@ import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, 
 import { VALIDATE_USAGE, validateCommand } from './validate.js';
 import { CATALOG_USAGE, catalogCommand } from './catalog.js';
 import { CHANGES_USAGE, changesCommand } from './changes.js';
+import { HISTORY_USAGE, historyCommand } from './history.js';
 import { writeRowStream } from './row-stream.js';
 
 export type { CliOutput } from './output.js';
@@ -36,6 +37,7 @@ Usage:
   lakelet inspect <table> [--json]
   lakelet query <table> [options]
   lakelet changes <table> --from <instant> [--to <instant>] [--format <fmt>]
+  lakelet history <table> --key <record-key> [--partition <path>] [--json]
   lakelet create <dir> --name <name> --type <type> --record-key <a[,b]> [options]
   lakelet upsert|insert|bulk-insert <dir> --input <file> [options]
   lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
@@ -55,6 +57,7 @@ Commands:
   inspect   config, timeline and the file slices of the latest snapshot
   query     rows: latest snapshot, time travel, read-optimized or incremental
   changes   the inserts, updates and deletes of a range of commits (CDC)
+  history   every committed version of one record, and where its history ends
   create    a new empty table in a directory
   upsert    insert or update rows (by record key) from a JSON lines, CSV or parquet file
   insert    insert rows without looking up existing keys
@@ -108,7 +111,7 @@ bytes base64; structs and maps as objects; arrays as arrays.
 `;
 
 /** Every command, in the order the usage lists them. */
-const COMMANDS = ['inspect', 'query', 'changes', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'replicate', 'validate', 'catalog'];
+const COMMANDS = ['inspect', 'query', 'changes', 'history', 'create', ...WRITE_COMMANDS, ...SERVICE_COMMANDS, 'publish', 'replicate', 'validate', 'catalog'];
 
 const TOP_SPECS: OptionSpec[] = [HELP, { name: 'version', short: 'V', kind: 'flag' }];
 const INSPECT_SPECS: OptionSpec[] = [HELP, { name: 'json', kind: 'flag' }];
@@ -144,6 +147,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'inspect': return await inspectCommand(rest, io);
       case 'query': return await queryCommand(rest, io);
       case 'changes': return await changesCommand(rest, io);
+      case 'history': return await historyCommand(rest, io);
       case 'create': return await createCommand(rest, io);
       case 'publish': return await publishCommand(rest, io);
       case 'replicate': return await replicateCommand(rest, io);
@@ -166,6 +170,7 @@ function helpText(command: string | undefined): string {
   if (command === 'query') return QUERY_USAGE;
   if (command === 'inspect') return INSPECT_USAGE;
   if (command === 'changes') return CHANGES_USAGE;
+  if (command === 'history') return HISTORY_USAGE;
   if (command === 'create') return CREATE_USAGE;
   if (command === 'publish') return PUBLISH_USAGE;
   if (command === 'replicate') return REPLICATE_USAGE;
