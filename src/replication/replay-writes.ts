@@ -82,13 +82,14 @@ async function replayedTags(target: Table, candidates: readonly Instant[]): Prom
  * Replay the source's `unpublished` writes on the target, oldest first, each as one commit of the same kind
  * (upsert or insert of its inserted and updated rows; a delete of the keys it deleted — a write that did
  * both gives two commits), tagged with the source instant. Writes already replayed (their tag is on one of
- * `targetOnly`, the target's instants the source lacks) are skipped, so a run cut short resumes.
+ * `targetOnly`, the target's instants the source lacks) are skipped, so a run cut short resumes. Returns the
+ * commits written and how many source writes there were to replay (0: only services, nothing to rebase).
  */
-export async function replayWrites(source: Table, target: Table, unpublished: readonly Instant[], targetOnly: readonly Instant[], write: WriteOptions = {}): Promise<ReplayedWrite[]> {
+export async function replayWrites(source: Table, target: Table, unpublished: readonly Instant[], targetOnly: readonly Instant[], write: WriteOptions = {}): Promise<{ writes: number; replayed: ReplayedWrite[] }> {
   const replays = await writesToReplay(source, unpublished);
   const first = replays[0];
   const last = replays.at(-1);
-  if (first === undefined || last === undefined) return [];
+  if (first === undefined || last === undefined) return { writes: 0, replayed: [] };
   const done = await replayedTags(target, targetOnly);
   const changes = new Map<string, ChangeRecord[]>();
   for (const c of await source.changes({ from: windowStart(source, first.instant), to: orderTime(last.instant) })) {
@@ -112,5 +113,5 @@ export async function replayWrites(source: Table, target: Table, unpublished: re
       out.push({ sourceInstant: instant.fileName, instant: r.instant, operation: 'DELETE', records: deleted.length });
     }
   }
-  return out;
+  return { writes: replays.length, replayed: out };
 }

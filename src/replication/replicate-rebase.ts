@@ -68,16 +68,15 @@ export async function reconcile(source: Storage, target: Storage, mode: 'pull' |
   const targetUndid = await undone(target, tgt, t, s);
   const tail = unmatchedInstants(s, t);
   const unpublished = tail.filter((i) => i.state === 'COMPLETED' && WRITE_ACTIONS.has(i.action) && !targetUndid.has(i.requestedTime));
-  let replayed: ReplayedWrite[] = [];
+  let replay: { writes: number; replayed: ReplayedWrite[] } = { writes: 0, replayed: [] };
   if (unpublished.length > 0) {
-    if (target.readOnly) throw unsupported(`replicate: the target ${target.label} is read-only, so the source's unpublished writes cannot be rebased onto it`, {});
     ctx.checkAborted();
-    replayed = await replayWrites(await openTable(source), await openTable(target), unpublished, unmatchedInstants(t, s), options.write);
+    replay = await replayWrites(await openTable(source), await openTable(target), unpublished, unmatchedInstants(t, s), options.write);
   }
   // Every replay is committed: the source's diverged tail (as listed, data and metadata table) gives way to the target's timeline.
   const sm = src.timelines.metadata;
   const tm = tgt.timelines.metadata;
   const takeBack = { data: new Set(tail.map((i: Instant) => i.requestedTime)), metadata: new Set(sm && tm ? unmatchedInstants(sm, tm).map((i) => i.requestedTime) : []) };
   const copy = await push(target, source, { ...copyOptions, takeBack });
-  return { direction: unpublished.length > 0 ? 'rebase' : 'pull', copy, replayed };
+  return { direction: replay.writes > 0 ? 'rebase' : 'pull', copy, replayed: replay.replayed };
 }
