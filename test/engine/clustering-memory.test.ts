@@ -77,7 +77,7 @@ describe('clustering execution memory', () => {
       const hooks: ClusteringExecutionHooks = { windowRows: 7, onWindow: (n) => windows.push(n), onChunk: (c) => chunks.push(c) };
       const expected = (await Promise.all(plan.groups.map((g) => formerOutput(state, g.slices, ['v'])))).flat();
       const files = await writeClusteredFiles(state, instant, plan, WRITER, async () => undefined, hooks);
-      const paths = [...files.stats.values()].flat().map((s) => s.path);
+      const paths = [...files.stats.values()].flat().flatMap((s) => (s.path ? [s.path] : []));
       const got = await written(storage, paths);
       expect(got.rows).toEqual(expected);
       expect(files.recordsWritten).toBe(expected.length);
@@ -101,7 +101,7 @@ describe('clustering execution memory', () => {
     const chunks: number[] = [];
     const expected = (await Promise.all(plan.groups.map((g) => formerOutput(state, g.slices, [])))).flat();
     const files = await writeClusteredFiles(state, instant, plan, WRITER, async () => undefined, { windowRows: 5, onChunk: (c) => chunks.push(c.chunk) });
-    const got = await written(storage, [...files.stats.values()].flat().map((s) => s.path));
+    const got = await written(storage, [...files.stats.values()].flat().flatMap((s) => (s.path ? [s.path] : [])));
     expect(got.rows).toEqual(expected);
     // Each group's chunks (one per small file) are read once, in order.
     const perGroup = plan.groups.map((g) => g.slices.length);
