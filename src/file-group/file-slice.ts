@@ -36,6 +36,11 @@ export interface FileSlice {
   baseInstantTime: string;
   baseFile: BaseFile | undefined;
   logFiles: LogFile[];
+  /**
+   * Hudi's `.cdc` log files written with this slice's base file (same instant): the changes that made it. Set only
+   * when there are some; readers skip them, the cleaner removes them with the slice.
+   */
+  cdcFiles?: LogFile[];
 }
 
 /** All slices of one (partition, fileId), oldest first. */

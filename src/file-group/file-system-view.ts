@@ -61,6 +61,7 @@ export class FileSystemView {
     this.input = input;
     const { timeline } = input;
     const logs: LogFile[] = [];
+    const cdcFiles: LogFile[] = [];
     this.expected = input.committed ? expectedGroups(input.committed, input.timelineLayoutVersion) : undefined;
     for (const f of input.files) {
       if (f.kind !== 'file' || isMetaPath(f.path) || f.path.startsWith('__MACOSX/')) continue;
@@ -76,7 +77,8 @@ export class FileSystemView {
         continue;
       }
       const log = parseLogFileName(name);
-      if (log && log.extension === 'log' && !log.cdc) {
+      if (log?.cdc && log.extension === 'log') cdcFiles.push({ path: f.path, name, fileId: log.fileId, partitionPath, instantTime: log.instantTime, version: log.version, writeToken: log.writeToken, size: f.size, completionTime: undefined });
+      else if (log && log.extension === 'log') {
         let completionTime: string | undefined;
         if (input.timelineLayoutVersion === 2) {
           const instant = timeline.completedAt(log.instantTime);
@@ -88,6 +90,11 @@ export class FileSystemView {
     }
     logs.sort((a, b) => compareInstantTimes(a.completionTime ?? a.instantTime, b.completionTime ?? b.instantTime) || a.version - b.version);
     for (const log of logs) this.attachLog(log);
+    // A .cdc file goes with the committed base file of its instant (files of failed writes stay unattached).
+    for (const cdc of cdcFiles) {
+      const slice = this.groups.get(fileGroupKey(cdc.partitionPath, cdc.fileId))?.slices.find((s) => s.baseInstantTime === cdc.instantTime && s.baseFile);
+      if (slice) (slice.cdcFiles ??= []).push(cdc);
+    }
     for (const g of this.groups.values()) {
       g.slices.sort((a, b) => compareInstantTimes(a.baseInstantTime, b.baseInstantTime));
       for (const s of g.slices) s.logFiles.sort(layoutLogOrder(input.timelineLayoutVersion));

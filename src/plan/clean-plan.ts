@@ -56,9 +56,9 @@ function positiveInt(name: string, v: number | undefined, fallback: number, min:
   return v;
 }
 
-/** Files of a slice (base file first, then logs). */
+/** Files of a slice (base file first, then logs, then its `.cdc` files). */
 function sliceFiles(s: FileSlice): string[] {
-  return [...(s.baseFile ? [s.baseFile.path] : []), ...s.logFiles.map((l) => l.path)];
+  return [...(s.baseFile ? [s.baseFile.path] : []), ...s.logFiles.map((l) => l.path), ...(s.cdcFiles ?? []).map((l) => l.path)];
 }
 
 function isSavepointed(s: FileSlice, savepointed: ReadonlySet<string>): boolean {

@@ -20,7 +20,11 @@ export interface RollbackTarget {
   state: InstantState;
 }
 
-const isLogPath = (path: string): boolean => parseLogFileName(baseName(path)) !== undefined;
+/** A log file a command block hides; `.cdc` files are deleted like base files (they hold only the target's changes). */
+const isLogPath = (path: string): boolean => {
+  const log = parseLogFileName(baseName(path));
+  return log !== undefined && !log.cdc;
+};
 
 /**
  * The data files a write produced: every marked file, and for a completed write also the files of its write
@@ -35,6 +39,8 @@ export function rollbackTargets(target: Pick<RollbackTarget, 'requestedTime' | '
         if (!s.path) continue;
         const base = parseBaseFileName(baseName(s.path));
         if (base ? base.instantTime === target.requestedTime : isLogPath(s.path)) files.add(s.path);
+        const cdc = s.raw?.cdcStats; // the write's .cdc files (HoodieWriteStat.cdcStats: path → bytes)
+        if (cdc !== null && typeof cdc === 'object') for (const p of cdc instanceof Map ? cdc.keys() : Object.keys(cdc)) if (typeof p === 'string') files.add(p);
       }
     }
   }

@@ -160,7 +160,13 @@ export async function checkInventory(storage: Storage, label: string, extraPaths
     if (!i || i.state !== 'completed') continue;
     const bytes = await storage.read(f);
     if (['commit', 'deltacommit', 'replacecommit'].includes(i.action)) {
-      for (const stats of Object.values(parseCommitMetadata(bytes, f).partitionToWriteStats)) for (const s of stats) if (s.path) referenced.add(s.path);
+      for (const stats of Object.values(parseCommitMetadata(bytes, f).partitionToWriteStats)) {
+        for (const s of stats) {
+          if (s.path) referenced.add(s.path);
+          const cdc = s.raw.cdcStats; // .cdc log files (CDC-enabled tables)
+          if (cdc !== null && typeof cdc === 'object') for (const p of Object.keys(cdc)) referenced.add(p);
+        }
+      }
     } else if (i.action === 'rollback') {
       for (const p of Object.values(parseRollbackMetadata(bytes, f).partitionMetadata)) {
         for (const x of [...Object.keys(p.rollbackLogFiles), ...Object.keys(p.logFilesFromFailedCommit)]) referenced.add(x);
