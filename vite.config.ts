@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { serviceWorker } from './web/sw-build.js';
 
 const root = import.meta.dirname;
 const fixturesDir = resolve(process.env.LAKELET_FIXTURES ?? `${root}/../shared/fixtures/hudi-rs`);
@@ -16,6 +17,7 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
 export default defineConfig({
   root: `${root}/web`,
   base: './',
+  plugins: [serviceWorker(`${root}/web`)], // the demo's offline service worker (build only)
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [root] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },

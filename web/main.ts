@@ -1,6 +1,7 @@
 // The demo page: wires the store chooser, the create form, the write and services panels, the query panel and
 // the pictures (timeline, file layout) around the one table open, through lakelet's public API only.
 import { createTable, LakeletError, openTable, registerTable, type IndexType, type Instant, type Table, type WriteOptions } from '../src/index.js';
+import { commitPoints, renderCommitChart, renderSizeChart } from './charts.js';
 import { CreateForm, type CreateRequest } from './create-form.js';
 import { renderInstantDetails } from './instant-details.js';
 import { renderLayout } from './layout-view.js';
@@ -14,6 +15,7 @@ import type { DemoStore, StoredTable } from './stores.js';
 import { definitions, show } from './table-view.js';
 import { renderTimeline } from './timeline-view.js';
 import { WritePanel } from './write-panel.js';
+import { registerServiceWorker } from './sw-register.js';
 
 const ui = {
   view: byId('view'),
@@ -24,6 +26,8 @@ const ui = {
   layout: byId('layout'),
   slicesCaption: byId('slices-caption'),
   slices: byId('slices'),
+  commitChart: byId('commit-chart'),
+  sizeChart: byId('size-chart'),
 };
 
 /** The open table and, when it came from the chosen store, where (writable unless the store is read-only). */
@@ -63,9 +67,26 @@ const services = new ServicesPanel(ops);
 const query = new QueryPanel((t, outcome: QueryOutcome) => {
   if (t !== current?.table) return;
   renderLayout(ui.layout, ui.slices, ui.slicesCaption, outcome.slices, outcome.what);
+  renderSizeChart(ui.sizeChart, outcome.slices);
+  void drawCommitChart(t);
   selected ??= outcome.asOf ?? t.commits.at(-1)?.requestedTime;
   drawTimeline(t);
 });
+
+/** The commits the commit chart shows (it is redrawn only when they change). */
+let charted = '';
+async function drawCommitChart(t: Table): Promise<void> {
+  const key = `${t.storage.label} ${t.commits.map((i) => i.requestedTime).join(',')}`;
+  if (key === charted) return;
+  charted = key;
+  try {
+    const points = await commitPoints(t);
+    if (t === current?.table && key === charted) renderCommitChart(ui.commitChart, points);
+  } catch (err) {
+    charted = '';
+    showError(err);
+  }
+}
 
 function drawTimeline(t: Table): void {
   renderTimeline(ui.timelinePicture, ui.timeline, t.timeline, { selected, onSelect: (i) => void selectInstant(t, i) });
@@ -180,3 +201,4 @@ window.addEventListener('error', (e) => showError(e.error ?? e.message));
 
 setState('empty');
 void stores.connect();
+registerServiceWorker();

@@ -1,10 +1,12 @@
 // The "Write" panel: the generator (rows, share of updates and deletes, uniform or skewed keys, seed) writing
 // one upsert and, when the batch has deletes, one delete; random deletes; the record count of the latest
-// snapshot, which the generator's updates and deletes pick from.
-import type { Table, WriteOptions } from '../src/index.js';
+// snapshot, which the generator's updates and deletes pick from. Writes run in lakelet's worker pool (its
+// default in browsers), show progress by phase, can be cancelled until they commit, and end with a summary.
+import { LakeletError, type Table, type WriteOptions, type WriteProgress, type WriteResult } from '../src/index.js';
 import { generate, mixSeed, plan, type GeneratorSpec } from './generator.js';
 import { Operations, type OperationOutcome } from './operations.js';
 import { byId, plural } from './page.js';
+import { formatBytes } from './table-view.js';
 
 /** The largest batch the form takes. */
 const MAX_ROWS = 200_000;
@@ -24,7 +26,10 @@ export class WritePanel {
     delete: byId<HTMLButtonElement>('delete'),
     recordCount: byId('record-count'),
     summary: byId('generate-summary'),
+    cancel: byId<HTMLButtonElement>('write-cancel'),
   };
+  /** The running write's cancel switch (undefined: none running, or it can no longer be cancelled). */
+  private abort: AbortController | undefined;
   /** Key and partition fields of every record of the latest snapshot: what updates and deletes pick from. */
   private existing: Record<string, unknown>[] = [];
   /** The greatest `ts` seen, so new versions order after the old ones. */
@@ -36,6 +41,7 @@ export class WritePanel {
       void this.generate();
     });
     this.ui.delete.addEventListener('click', () => void this.deleteRandom());
+    this.ui.cancel.addEventListener('click', () => this.abort?.abort());
     ops.listeners.push(() => this.sync());
     ops.refreshers.push((t) => this.loadKeys(t));
   }
@@ -100,45 +106,72 @@ export class WritePanel {
 
   private generate(): Promise<void> {
     const spec = this.spec();
-    return this.write('upsert', async (t) => {
+    const started = performance.now();
+    return this.write('upsert', async (t, onProgress) => {
       // The table's state is part of the seed: the same seed twice in a row gives new keys, not the same ones again.
       const seeded = { ...spec, seed: mixSeed(spec.seed, t.timeline.length) };
       const fields = (await t.avroSchema()).fields.map((f) => f.name).filter((n) => !n.startsWith('_hoodie_'));
       const batch = generate(seeded, fields, this.existing, Math.max(Date.now(), this.maxTs + 1));
-      const options = { ...this.writeOptions(t), onProgress: this.ops.onProgress };
+      const options = { ...this.writeOptions(t), onProgress };
       const { inserts, updates, deletes } = plan(spec, this.existing.length);
       const out: OperationOutcome[] = [];
       const u = await t.upsert(batch.upserts, options);
       out.push({ instant: u.instant, stats: u.stats, details: `${plural(inserts, 'new trip')}, ${plural(updates, 'update')} (${spec.distribution})` });
-      let deleted = 0;
+      const results: WriteResult[] = [u];
       if (batch.deletes.length > 0) {
         const d = await t.delete(batch.deletes, options);
-        deleted = d.stats.deleted;
+        results.push(d);
         out.push({ instant: d.instant, stats: d.stats, details: `${plural(deletes, 'key')} of the batch` });
       }
-      this.showSummary(u.stats.inserted, u.stats.updated, deleted, out.map((o) => o.instant));
+      this.showSummary(results, performance.now() - started);
       return out;
     });
   }
 
-  private showSummary(inserted: number, updated: number, deleted: number, instants: string[]): void {
+  /** The summary of one generator run: records, files, bytes, time (also as data attributes for the tests). */
+  private showSummary(results: readonly WriteResult[], ms: number): void {
+    const sum = (f: (r: WriteResult) => number) => results.reduce((n, r) => n + f(r), 0);
+    const totals = {
+      inserted: sum((r) => r.stats.inserted), updated: sum((r) => r.stats.updated), deleted: sum((r) => r.stats.deleted),
+      files: sum((r) => r.stats.filesWritten), bytes: sum((r) => r.stats.bytesWritten), ms: Math.round(ms),
+    };
     const s = this.ui.summary;
-    s.dataset.inserted = String(inserted);
-    s.dataset.updated = String(updated);
-    s.dataset.deleted = String(deleted);
-    s.textContent = `Generated: ${plural(inserted, 'insert')}, ${plural(updated, 'update')}, ${plural(deleted, 'delete')} in ${instants.join(' + ')}.`;
+    for (const [k, v] of Object.entries(totals)) s.dataset[k] = String(v);
+    const took = ms < 1000 ? `${totals.ms} ms` : `${(ms / 1000).toFixed(2)} s`;
+    s.textContent = `Generated: ${plural(totals.inserted, 'insert')}, ${plural(totals.updated, 'update')}, ${plural(totals.deleted, 'delete')} · `
+      + `${plural(totals.files, 'file')}, ${formatBytes(totals.bytes)} written in ${took} (${results.map((r) => r.instant).join(' + ')}).`;
   }
 
   private deleteRandom(): Promise<void> {
     const n = Math.floor(this.number(this.ui.deleteCount, 10, MAX_ROWS)) || 1;
-    return this.write('delete', async (t) => {
+    return this.write('delete', async (t, onProgress) => {
       const batch = generate({ count: n, updateShare: 0, deleteShare: 1, distribution: 'uniform', seed: mixSeed(Date.now(), n) }, [], this.existing, 0);
-      const r = await t.delete(batch.deletes, { ...this.writeOptions(t), onProgress: this.ops.onProgress });
+      const r = await t.delete(batch.deletes, { ...this.writeOptions(t), onProgress });
       return { instant: r.instant, stats: r.stats, details: `${plural(batch.deletes.length, 'random key')}` };
     });
   }
 
-  private async write(operation: string, op: (t: Table) => Promise<OperationOutcome | OperationOutcome[]>): Promise<void> {
-    await this.ops.run(operation, op);
+  /**
+   * Run a write through the operations runner with a cancel switch, armed at once (a click on Cancel right
+   * after Generate counts). Cancelling makes the write's next progress report throw ABORTED: lakelet then
+   * discards the attempt (nothing of it stays on the table). Once the commit phase ends it can no longer be
+   * cancelled.
+   */
+  private async write(operation: string, op: (t: Table, onProgress: (p: WriteProgress) => void) => Promise<OperationOutcome | OperationOutcome[]>): Promise<void> {
+    if (!this.ops.table || this.ops.busy) return;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.ui.cancel.disabled = false;
+    const onProgress = (p: WriteProgress) => {
+      if (abort.signal.aborted) throw new LakeletError('ABORTED', `${operation}: cancelled before its commit; nothing was written to the table`, { operation });
+      if (p.phase === 'commit' && p.done === p.total) this.ui.cancel.disabled = true;
+      this.ops.onProgress(p);
+    };
+    try {
+      await this.ops.run(operation, (t) => op(t, onProgress));
+    } finally {
+      if (this.abort === abort) this.abort = undefined;
+      this.ui.cancel.disabled = true;
+    }
   }
 }

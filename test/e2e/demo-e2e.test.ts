@@ -1,0 +1,92 @@
+// The demo end to end, over the BUILT app (vite build + vite preview, headless Chromium on a persistent
+// profile): on OPFS, IndexedDB and the loopback S3 server the tests start, a merge-on-read table gets 10k
+// generated rows, 1k updates and 100 deletes, every query type is checked (demo-flow.ts), it is compacted,
+// the page reloads and finds the data intact; with the network off the page reloads from its service worker
+// and keeps working. Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
+// write to reports/longtasks.json (reported, not asserted).
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { generateInUi, shownCount } from '../web/demo-browser.js';
+import { builtDemo, DOCS_SCREENSHOTS, openBuiltPage, reportLongTasks } from './built-demo.js';
+import { demoFlow, reopen } from './demo-flow.js';
+
+const demo = builtDemo();
+afterAll(reportLongTasks);
+
+/** Connect the page to the loopback S3 server's `lake` bucket under `prefix` (the keys stay in the tab). */
+async function connectS3(page: Page, prefix: string): Promise<void> {
+  await page.selectOption('#store-kind', 's3');
+  await page.fill('#s3-endpoint', inject('S3_URL'));
+  await page.fill('#s3-bucket', 'lake');
+  await page.fill('#s3-prefix', prefix);
+  await page.fill('#s3-access-key', 'S3RVER');
+  await page.fill('#s3-secret', 'S3RVER');
+  await page.click('#store-connect');
+  await page.waitForSelector('#tables[data-listed][data-store="s3"]');
+}
+
+describe('the built demo, end to end', () => {
+  it('OPFS: the flow, a reload, and offline use from the service worker', { timeout: 300_000 }, async () => {
+    const page = await openBuiltPage(demo);
+    // The service worker took control: the app shell and its WASM are cached.
+    await page.waitForSelector('body[data-offline="ready"]', { timeout: 60_000 });
+    const cached = await page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).map((r) => r.url)))).flat());
+    expect(cached.some((u) => u.endsWith('.wasm'))).toBe(true);
+    expect(cached.some((u) => u.endsWith('manifest.webmanifest'))).toBe(true);
+
+    const { count } = await demoFlow(page, 'opfs', 'trips_e2e');
+    if (DOCS_SCREENSHOTS) {
+      await page.screenshot({ path: `${DOCS_SCREENSHOTS}/demo-overview.png` });
+      await page.locator('section:has(> #query-title)').screenshot({ path: `${DOCS_SCREENSHOTS}/demo-query.png` });
+    }
+
+    await page.reload();
+    await page.waitForSelector('#tables[data-listed]');
+    expect(await reopen(page, 'trips_e2e')).toBe(count);
+
+    // Offline: the page reloads from the cache and keeps reading and writing the table in OPFS.
+    await demo.context.setOffline(true);
+    try {
+      await page.reload();
+      await page.waitForSelector('#tables[data-listed]');
+      expect(await reopen(page, 'trips_e2e')).toBe(count);
+      await generateInUi(page, 100, { updates: 0, seed: 21 });
+      expect(await shownCount(page)).toBe(count + 100);
+    } finally {
+      await demo.context.setOffline(false);
+    }
+    expect(demo.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('IndexedDB: the flow, a reload, and offline use', { timeout: 300_000 }, async () => {
+    const page = await openBuiltPage(demo);
+    await page.selectOption('#store-kind', 'indexeddb');
+    await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
+    const { count } = await demoFlow(page, 'indexeddb', 'trips_idb');
+    await demo.context.setOffline(true);
+    try {
+      await page.reload();
+      await page.selectOption('#store-kind', 'indexeddb');
+      await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
+      expect(await reopen(page, 'trips_idb')).toBe(count);
+    } finally {
+      await demo.context.setOffline(false);
+    }
+    expect(demo.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('S3 (the loopback server): the flow, and the data intact after a reload', { timeout: 300_000 }, async () => {
+    const page = await openBuiltPage(demo);
+    const prefix = `e2e-${Date.now()}`;
+    await connectS3(page, prefix);
+    const { count } = await demoFlow(page, 's3', 'trips_s3');
+    await page.reload();
+    await page.waitForSelector('#tables[data-listed]');
+    await connectS3(page, prefix); // the keys were the tab's only: a reload forgets them
+    expect(await reopen(page, 'trips_s3')).toBe(count);
+    expect(demo.errors).toEqual([]);
+    await page.close();
+  });
+});
