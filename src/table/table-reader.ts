@@ -22,6 +22,8 @@ import type { ChangeRecord } from '../engine/read/cdc/cdc-infer.js';
 // chunks, which weighed more than the query itself (test/bundle-size.test.ts).
 import { collectChanges, commitChanges, type ChangesOptions } from '../engine/read/cdc/cdc-query.js';
 import { collectChangesArrow } from '../engine/read/cdc/cdc-arrow.js';
+// Static too: as a lazy chunk it split the shared read path into more chunks, weighing more (test/bundle-size.test.ts).
+import { recordHistory } from '../engine/read/history/record-history.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
@@ -181,7 +183,7 @@ export class TableReader {
    */
   async history(key: import('../types.js').RecordKeyInput, options: import('../types.js').HistoryOptions = {}): Promise<import('../types.js').RecordHistory> {
     await this.ctx.catchUp();
-    return (await import('../engine/read/history/record-history.js')).recordHistory(this.readState(options.listing), key, options); // loaded on first use
+    return recordHistory(this.readState(options.listing), key, options);
   }
 
 }
