@@ -30,6 +30,12 @@ export interface ClusteringOptions {
    * (`single.group.clustering.enabled`, default true as Hudi; always true with sort columns).
    */
   singleGroupClustering?: boolean;
+  /**
+   * The table's URI as Spark names it (e.g. `s3a://bucket/trips`, `file:/data/trips`): the plan's slice paths are
+   * written absolute under it, so every Hudi version's executor can run the plan (timeline/clustering-plan-avro.ts).
+   * Default: derived from the storage where it has a URI (the caller's), else relative paths (Hudi 1.x resolves them).
+   */
+  basePath?: string;
 }
 
 /** One candidate file slice (the latest committed slice of a file group). */
@@ -64,10 +70,12 @@ export interface ClusteringPlan {
   missingSchedulePartitions?: string[];
   /** The plan's `extraMetadata` (Hudi writes {}). */
   extraMetadata?: Record<string, string>;
+  /** The table URI the slice paths are written under (not an Avro field; see {@link ClusteringOptions.basePath}). */
+  basePath?: string;
 }
 
 /** Options with Hudi's defaults filled in. */
-export type ResolvedClusteringOptions = Required<Omit<ClusteringOptions, 'partitions' | 'sortColumns'>> & Pick<ClusteringOptions, 'partitions' | 'sortColumns'>;
+export type ResolvedClusteringOptions = Required<Omit<ClusteringOptions, 'partitions' | 'sortColumns' | 'basePath'>> & Pick<ClusteringOptions, 'partitions' | 'sortColumns' | 'basePath'>;
 
 /** Hudi's Spark clustering execution strategy, the one named by every plan. */
 export const SORT_AND_SIZE_EXECUTION_STRATEGY = 'org.apache.hudi.client.clustering.run.strategy.SparkSortAndSizeExecutionStrategy';
@@ -134,6 +142,12 @@ export function resolveClusteringOptions(o: ClusteringOptions | undefined): Reso
   };
   if (sorting) out.sortColumns = sortColumns;
   if (partitions !== undefined) out.partitions = partitions;
+  if (opts.basePath !== undefined) {
+    if (typeof opts.basePath !== 'string' || !/^[a-z][a-z0-9+.-]*:\//i.test(opts.basePath)) {
+      throw invalidArgument(`cluster: basePath must be an absolute URI such as s3a://bucket/table or file:/data/table, got ${JSON.stringify(opts.basePath)}`, { field: 'basePath', value: opts.basePath });
+    }
+    out.basePath = opts.basePath;
+  }
   return out;
 }
 
@@ -232,5 +246,6 @@ export function planClustering(slices: readonly ClusteringSliceInput[], excluded
     preserveHoodieMetadata: true,
     missingSchedulePartitions: [...missing].sort(compareStrings),
     extraMetadata: {},
+    ...(o.basePath === undefined ? {} : { basePath: o.basePath }),
   };
 }

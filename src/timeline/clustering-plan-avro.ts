@@ -1,8 +1,14 @@
 // The Avro form of a clustering plan: Hudi's `HoodieClusteringPlan` inside the `HoodieRequestedReplaceMetadata`
 // of a `<t>.clustering.requested` (v8/v9, the Hudi 1.x schema with `missingSchedulePartitions`) or of a
-// `<t>.replacecommit.requested` (v6, the 0.14 schema without it). Spark writes each slice's files as absolute
-// paths (`file:/…/region=eu/<name>.parquet`, "" for no base file); a plan read back names them table-relative
-// (partition path + file name), and `basePath` writes them absolute again when the table's URI is known.
+// `<t>.replacecommit.requested` (v6, the 0.14 schema without it). Slice paths, so that Spark can execute the
+// plan: Hudi 1.x's executor (ClusteringOperation → clusteringOperationToFileSlice) opens the base file at
+// `new StoragePath(basePath, dataFilePath)` and each log at `new StoragePath(<basePath>/<partition>, deltaFilePath)`,
+// so an absolute path is taken as is, a relative base file path is table-relative and a relative log path is
+// the log file's name (what Hudi 1.x writes: `getPath().getName()`); Hudi 0.x opens `new Path(dataFilePath)`
+// and needs absolute paths. With the table's URI (`basePath`: e.g. `file:/data/t`, `s3a://bucket/t`, as Spark
+// writes them, see {@link tableBaseUri}) every path is written absolute, executable by Hudi 0.14+ and 1.x; without
+// it (memory, OPFS, IndexedDB: no URI Spark could open) the base file is table-relative and logs are names,
+// executable by Hudi 1.x. Read back, every form becomes table-relative (partition path + file name).
 import { corruptFile } from '../errors.js';
 import { baseName } from '../layout.js';
 import type { ClusteringGroup, ClusteringPlan, ClusteringSliceInput } from '../plan/clustering-plan.js';
@@ -14,8 +20,8 @@ import type { TimelineAvroOptions } from './rollback-metadata.js';
 export interface ClusteringPlanAvroOptions {
   /**
    * The table's base URI (e.g. `file:/data/t` or `s3a://bucket/t`), prefixed to the table-relative slice paths
-   * as Spark writes them; without it the paths stay table-relative (Hudi's scheduler reads only file ids and
-   * partitions; its executor resolves a path without a scheme against its working directory).
+   * as Spark writes them (default the plan's own `basePath`); without either, relative paths as the file header
+   * says.
    */
   basePath?: string;
   /** Leave out `missingSchedulePartitions` (the v6 schema has no such field). */
@@ -25,10 +31,23 @@ export interface ClusteringPlanAvroOptions {
 const fullPath = (basePath: string | undefined, path: string): string =>
   basePath === undefined ? path : `${basePath.replace(/\/+$/, '')}/${path}`;
 
+/**
+ * The URI Spark would name a table by, from its storage's label: `fs:/abs/dir` (nodeFsStorage) → `file:/abs/dir`,
+ * `s3://bucket/root` (s3Storage's default label) → `s3a://bucket/root` (Hadoop's S3 connector); undefined for
+ * any other store (memory, OPFS, IndexedDB, a relative folder, a custom label): no URI another engine could open.
+ */
+export function tableBaseUri(storageLabel: string): string | undefined {
+  const fs = /^fs:(\/.*)$/.exec(storageLabel);
+  if (fs) return `file:${fs[1]!.replace(/\/+$/, '') || '/'}`;
+  const s3 = /^s3:\/\/([^/]+(?:\/.*)?)$/.exec(storageLabel);
+  if (s3) return `s3a://${s3[1]!.replace(/\/+$/, '')}`;
+  return undefined;
+}
+
 function sliceToAvro(s: ClusteringSliceInput, basePath: string | undefined): Record<string, unknown> {
   return {
     dataFilePath: s.baseFile === undefined ? '' : fullPath(basePath, s.baseFile.path),
-    deltaFilePaths: s.logFiles.map((l) => fullPath(basePath, l.path)),
+    deltaFilePaths: s.logFiles.map((l) => (basePath === undefined ? baseName(l.path) : fullPath(basePath, l.path))),
     fileId: s.fileId,
     partitionPath: s.partitionPath,
     bootstrapFilePath: '',
@@ -38,9 +57,10 @@ function sliceToAvro(s: ClusteringSliceInput, basePath: string | undefined): Rec
 
 /** The `HoodieClusteringPlan` value of `plan`, field for field as Spark writes it (see the file header for paths). */
 export function clusteringPlanToAvro(plan: ClusteringPlan, options: ClusteringPlanAvroOptions = {}): unknown {
+  const basePath = options.basePath ?? plan.basePath;
   const out: Record<string, unknown> = {
     inputGroups: plan.groups.map((g) => ({
-      slices: g.slices.map((s) => sliceToAvro(s, options.basePath)),
+      slices: g.slices.map((s) => sliceToAvro(s, basePath)),
       metrics: { ...g.metrics },
       numOutputFileGroups: g.numOutputFileGroups,
       extraMetadata: g.extraMetadata === undefined || g.extraMetadata === null ? null : { ...g.extraMetadata },
@@ -142,7 +162,8 @@ export function clusteringPlanFromAvro(value: unknown, path: string): Clustering
  */
 export function clusteringRequestedBytes(plan: ClusteringPlan, tableVersion: number, options: Omit<ClusteringPlanAvroOptions, 'v6'> & TimelineAvroOptions = {}): Uint8Array {
   const v6 = tableVersion < 8;
-  const avro = options.basePath === undefined ? { v6 } : { basePath: options.basePath, v6 };
+  const basePath = options.basePath ?? plan.basePath;
+  const avro = basePath === undefined ? { v6 } : { basePath, v6 };
   const md = { operationType: 'CLUSTER', clusteringPlan: clusteringPlanToAvro(plan, avro), extraMetadata: {}, version: 1 };
   const container = options.syncMarker === undefined ? {} : { syncMarker: options.syncMarker };
   return v6 ? serializeRequestedReplaceMetadata(md, container) : serializeRequestedReplaceMetadataAvro(md, container);
