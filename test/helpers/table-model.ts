@@ -6,6 +6,7 @@
 // table, the meta columns, the read-optimized view, incremental reads and the write stats (table-model-checks.ts).
 // With `metadataTable` (v9) and `validateEachStep`, validateTable must report nothing after every operation;
 // rollbacks and restores an MDT compaction made impossible must be refused (table-model-mdt.ts).
+// With `clustering`, `cluster()` is one more operation, which leaves the model as it is (table-model-clustering.ts).
 import { expect } from 'vitest';
 import { createTable, isLakeletError, memoryStorage, openTable, validateTable, type Clock, type IndexType, type Storage, type TableType, type WriteResult } from '../../src/index.js';
 import { Random } from './random.js';
@@ -15,6 +16,7 @@ import { HOSTILE_KEYS, HOSTILE_PARTS, baseFilesInWindow, canonWithMeta, expected
 import { evolutionPath, FIRST_STAGE, stageSchema, withStage } from './table-model-schema.js';
 import { INDEXES, PARTS, SCHEMA, Sequence, type Row, type WriteCounts } from './table-model-sequence.js';
 import { pickValidator } from './table-model-validators.js';
+import { CLUSTER_CHANCE, clusterStep } from './table-model-clustering.js';
 
 export { INDEXES, PARTS, SCHEMA, Sequence, canon, snapshot, type Model, type Row, type WriteCounts } from './table-model-sequence.js';
 
@@ -60,6 +62,12 @@ export interface SequenceOptions {
    * reject must reject with ABORTED and change nothing. Default false.
    */
   validators?: boolean;
+  /**
+   * Clustering among the operations (table-model-clustering.ts): now and then `cluster()` rewrites every file
+   * group, with and without sort columns, sometimes into several groups; the model does not change. Default
+   * false (the sequences of a seed stay as they were without it).
+   */
+  clustering?: boolean;
 }
 
 /**
@@ -97,6 +105,8 @@ export interface SequenceStats {
   /** Upserts with a validator that passed, and ones it rejected (`validators`). */
   validated: number;
   rejected: number;
+  /** Clusterings that completed (`clustering`). */
+  clusterings: number;
 }
 
 /**
@@ -149,7 +159,7 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
   const expectCounts = (r: WriteResult, expected: WriteCounts, label: string): void => {
     expect({ inserted: r.stats.inserted, updated: r.stats.updated, deleted: r.stats.deleted }, `${label}: write stats`).toEqual(expected);
   };
-  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0, metadataPartitions: [], evolutions: 0, validated: 0, rejected: 0 };
+  const stats: SequenceStats = { type, compactions: 0, cleans: 0, archived: 0, restores: 0, refusedByMetadataCompaction: 0, metadataCompactions: 0, metadataPartitions: [], evolutions: 0, validated: 0, rejected: 0, clusterings: 0 };
   let savepoints: ModelSavepoint[] = [];
   /**
    * Cleans keep the snapshots of the latest N completed commits (compactions count): instants older than
@@ -157,13 +167,21 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
    */
   let retainedFrom: string | undefined;
   const key = () => rnd.pick(keys);
+  /** Instants of the clusterings: table-service commits, never in the model's history. */
+  const clusterings = new Set<string>();
   for (let step = 0; step < options.operations; step++) {
     const what = rnd.next();
     const label = `seed ${seed} (${type}, ${index}) step ${step}`;
     if (TRACE) console.log(label, what.toFixed(3)); // which operation a failing step drew
     // A rollback undoes the latest data write and the compactions after it: refused if any is savepointed.
     const latestSavepointed = savepoints.some((s) => s.instant >= (seq.history.at(-1)?.instant ?? '~'));
-    if (what < 0.3) {
+    if (options.clustering && rnd.chance(CLUSTER_CHANCE)) {
+      const done = await clusterStep(table, rnd, seq, label);
+      if (done) {
+        clusterings.add(done);
+        stats.clusterings++;
+      }
+    } else if (what < 0.3) {
       // Schema-evolving sequences: the next stage's schema comes with the write that first uses it.
       const current = seq.stage === undefined ? -1 : stages.indexOf(seq.stage);
       const next = options.schemaEvolution && current < stages.length - 1 && rnd.chance(0.35) ? stages[current + 1] : undefined;
@@ -292,10 +310,10 @@ export async function runSequence(seed: number, options: SequenceOptions): Promi
     const reopened = await openTable(options.reopen ? options.reopen() : storage);
     expect(await rowsWithMeta(reopened, {}, seq.stage), `${label}: reopened`).toEqual(expected);
     // Active data commits (compactions excluded) are the newest entries of the model's history.
-    const dataCommits = reopened.commits.filter((c) => type === 'COPY_ON_WRITE' || c.action !== 'commit').map((c) => c.requestedTime);
+    const dataCommits = reopened.commits.filter((c) => !clusterings.has(c.requestedTime) && (type === 'COPY_ON_WRITE' || c.action !== 'commit')).map((c) => c.requestedTime);
     expect(dataCommits, `${label}: commits`).toEqual(seq.history.slice(seq.history.length - dataCommits.length).map((h) => h.instant));
     if (dataCommits.length < seq.history.length) stats.archived = Math.max(stats.archived, 1);
-    stats.compactions = Math.max(stats.compactions, reopened.commits.length - dataCommits.length);
+    stats.compactions = Math.max(stats.compactions, reopened.commits.filter((c) => !clusterings.has(c.requestedTime)).length - dataCommits.length);
   }
   if (options.metadataTable) stats.metadataCompactions = (await metadataCompactions(storage)).length;
   if (options.metadataTable) stats.metadataPartitions = (parseProperties(new TextDecoder().decode(await storage.read('.hoodie/hoodie.properties'))).get('hoodie.table.metadata.partitions') ?? '').split(',').filter(Boolean);

@@ -8,6 +8,7 @@ import { isTableServiceCommit, rollbackFailedWrites, rollbackInstant, rollbackPe
 import { reloadTimeline, type EngineContext } from '../context.js';
 import { metadataCompactionAfter } from './metadata-sync.js';
 import { checkRollbackRestorable } from './rollback-guard.js';
+import type { TableState } from '../table-state.js';
 
 /**
  * Undo a write: by default the newest pending write if there is one (a crashed write, never the last good
@@ -49,7 +50,8 @@ export async function rollbackLatestWrite(ctx: EngineContext, instant?: string, 
     if (instant === undefined) throw new LakeletError('CONFLICT', `rollback: the pending write ${pendingTarget.requestedTime} completed while the rollback started; run it again to roll back that commit`, { instant: pendingTarget.requestedTime });
   }
   const writes = state.timeline.completedWrites();
-  const dataWrites = writes.filter((w) => !isTableServiceCommit(state, w));
+  const dataWrites: Instant[] = [];
+  for (const w of writes) if (!(await isServiceWrite(state, w))) dataWrites.push(w);
   const latest = dataWrites.at(-1);
   const time = instant ?? latest?.requestedTime;
   if (time === undefined) throw new LakeletError('NOT_FOUND', 'rollback: the table has no commit to roll back', {});
@@ -87,6 +89,11 @@ export async function rollbackLatestWrite(ctx: EngineContext, instant?: string, 
   }
   state = await reloadTimeline(state);
   return rollbackInstant(state, state.timeline.get(time) ?? target, now);
+}
+
+/** A table service's commit: a compaction's or a clustering's (on v6 a clustering is a replacecommit whose operation is CLUSTER). */
+async function isServiceWrite(state: TableState, w: Instant): Promise<boolean> {
+  return isTableServiceCommit(state, w) || (w.action === 'replacecommit' && (await state.commitMetadata(w)).operationType === 'CLUSTER');
 }
 
 function liveWriter(target: Instant, timeoutMs: number): LakeletError {
