@@ -14,6 +14,7 @@ export { indexedDbStorage } from './storage/indexeddb.js';
 export { withTableWriteLock } from './engine/commit/write-lock.js';
 export { validateTable } from './engine/validate/validate.js';
 export { replicate } from './replication/replicate.js';
+export { sync } from './replication/sync.js';
 export { LakeletError, isLakeletError } from './errors.js';
 export { parseFilter } from './expr/filter.js';
 export { MicrosDate } from './schema/timestamp-micros.js';
