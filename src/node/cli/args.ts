@@ -129,3 +129,13 @@ export function parseInstantArg(text: string, option: string): string | Date {
   }
   throw new UsageError(`option ${option} needs an instant time (yyyyMMddHHmmss or yyyyMMddHHmmssSSS, or yyyyMMdd) or an ISO-8601 date, got ${JSON.stringify(text)}`);
 }
+
+/**
+ * The one positional argument of `command` (a table directory by default): none or more than one → `UsageError`
+ * naming `<name>` and what it is.
+ */
+export function onePositional(positionals: readonly string[], command: string, name = 'dir', what = 'a table directory'): string {
+  if (positionals.length === 0) throw new UsageError(`${command}: missing <${name}> (${what}; see lakelet ${command} --help)`);
+  if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[1])} (only one <${name}>)`);
+  return positionals[0] as string;
+}

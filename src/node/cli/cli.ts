@@ -6,14 +6,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isLakeletError, jsonRow, openTable, parseFilter, storageForPath, type Filter, type RowsOptions, type Table } from '../index.js';
-import { HELP, parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './args.js';
+import { HELP, onePositional, parseArgs, parseColumnList, parseCount, parseInstantArg, UsageError, type OptionSpec } from './args.js';
 import { ROW_FORMATS, rowWriter, type RowFormat } from './format.js';
 import { INSPECT_USAGE, inspectTable, inspectText } from './inspect.js';
-import { OutputClosed, OutputSink, type CliOutput } from './output.js';
+import { OutputClosed, OutputSink, printText, type CliOutput } from './output.js';
 import { PUBLISH_USAGE, publishCommand } from './publish.js';
 import { REPLICATE_USAGE, replicateCommand } from './replicate.js';
 import { isServiceCommand, SERVICE_COMMANDS, serviceCommand, SERVICES_SUMMARY, SERVICES_SYNOPSIS, serviceUsage } from './services.js';
-import { CREATE_USAGE, createCommand, WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
+import { CREATE_USAGE, createCommand } from './create.js';
+import { WRITE_COMMANDS, writeCommand, writeUsage, type WriteCommand } from './write.js';
 import { VALIDATE_USAGE, validateCommand } from './validate.js';
 import { CATALOG_USAGE, catalogCommand } from './catalog.js';
 import { CHANGES_USAGE, changesCommand } from './changes.js';
@@ -43,7 +44,7 @@ Usage:
   lakelet delete <dir> (--input <file> | --keys <k1,k2,...>) [options]
 ${SERVICES_SYNOPSIS}
   lakelet publish <dir>
-  lakelet replicate <src> <dst>
+  lakelet replicate <src> <dst> [--mode push|pull|rebase]
   lakelet validate <table> [--json]
   lakelet catalog ddl <table> [--database d] [--base-path s3a://...] [--since <instant>]
   lakelet catalog list <root>
@@ -139,8 +140,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command.startsWith('-')) {
       const top = parseArgs(argv, TOP_SPECS, '');
       if (top.positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(top.positionals[0])} (commands come first; try lakelet --help)`);
-      if (top.flags.has('help')) return await say(io.stdout, USAGE);
-      return await say(io.stdout, `${await packageVersion()}\n`);
+      if (top.flags.has('help')) return await printText(io.stdout, USAGE);
+      return await printText(io.stdout, `${await packageVersion()}\n`);
     }
     const rest = argv.slice(1);
     switch (command) {
@@ -153,7 +154,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'replicate': return await replicateCommand(rest, io);
       case 'validate': return await validateCommand(rest, io);
       case 'catalog': return await catalogCommand(rest, io);
-      case 'help': return await say(io.stdout, helpText(rest[0]));
+      case 'help': return await printText(io.stdout, helpText(rest[0]));
       default:
         if ((WRITE_COMMANDS as readonly string[]).includes(command)) return await writeCommand(command as WriteCommand, rest, io);
         if (isServiceCommand(command)) return await serviceCommand(command, rest, io);
@@ -190,13 +191,6 @@ function errorLine(err: unknown): string {
   return message.replace(/\s+/g, ' ').trim() || 'unexpected error';
 }
 
-async function say(out: CliOutput, text: string): Promise<number> {
-  const sink = new OutputSink(out);
-  sink.push(text);
-  await sink.flush();
-  return 0;
-}
-
 /** The `version` of the package.json above this module (src/node/ and dist/node/ alike). */
 export async function packageVersion(): Promise<string> {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -214,11 +208,7 @@ export async function packageVersion(): Promise<string> {
   throw new UsageError('cannot find the package.json of lakelet to read its version');
 }
 
-function tablePath(positionals: string[], command: string): string {
-  if (positionals.length === 0) throw new UsageError(`${command}: missing <table> (a table directory or .zip; see lakelet ${command} --help)`);
-  if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[1])} (only one <table>)`);
-  return positionals[0] as string;
-}
+const tablePath = (positionals: string[], command: string): string => onePositional(positionals, command, 'table', 'a table directory or .zip');
 
 async function open(path: string): Promise<Table> {
   return openTable(await storageForPath(path));
@@ -226,10 +216,10 @@ async function open(path: string): Promise<Table> {
 
 async function inspectCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, INSPECT_SPECS, 'inspect');
-  if (args.flags.has('help')) return say(io.stdout, INSPECT_USAGE);
+  if (args.flags.has('help')) return printText(io.stdout, INSPECT_USAGE);
   const path = tablePath(args.positionals, 'inspect');
   const report = await inspectTable(await open(path), path);
-  return say(io.stdout, args.flags.has('json') ? JSON.stringify(report, null, 2) + '\n' : inspectText(report));
+  return printText(io.stdout, args.flags.has('json') ? JSON.stringify(report, null, 2) + '\n' : inspectText(report));
 }
 
 /** The validated options of one `lakelet query`. */
@@ -268,7 +258,7 @@ function queryArgs(argv: string[]): QueryArgs | 'help' {
 
 async function queryCommand(argv: string[], io: CliIo): Promise<number> {
   const q = queryArgs(argv);
-  if (q === 'help') return say(io.stdout, QUERY_USAGE);
+  if (q === 'help') return printText(io.stdout, QUERY_USAGE);
   const table = await open(q.path);
   const opts: RowsOptions = {
     ...q.rows,

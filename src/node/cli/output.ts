@@ -108,3 +108,11 @@ export class OutputSink {
     });
   }
 }
+
+/** Print `text` to `out`, wait until it is written, and give exit code 0 (a command's normal ending). */
+export async function printText(out: CliOutput, text: string): Promise<number> {
+  const sink = new OutputSink(out);
+  sink.push(text);
+  await sink.flush();
+  return 0;
+}

@@ -2,8 +2,8 @@
 // service of the Table API on a table directory and print one summary line (or one JSON document). Their help
 // texts are services-help.ts's.
 import type { CleanOptions, Table } from '../index.js';
-import { HELP, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
-import { OutputSink, type CliOutput } from './output.js';
+import { HELP, onePositional, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
+import { printText, type CliOutput } from './output.js';
 import { openForWrite } from './write.js';
 import { SERVICE_USAGES } from './services-help.js';
 
@@ -52,11 +52,11 @@ type Runner = (table: Table, args: ParsedArgs) => Promise<{ line: string; json: 
  */
 export async function serviceCommand(command: ServiceCommand, argv: string[], io: ServiceIo): Promise<number> {
   const args = parseArgs(argv, SPECS[command], command);
-  if (args.flags.has('help')) return print(io.stdout, SERVICE_USAGES[command]);
-  const dir = onePath(args.positionals, command);
+  if (args.flags.has('help')) return printText(io.stdout, SERVICE_USAGES[command]);
+  const dir = onePositional(args.positionals, command);
   const run = RUNNERS[command](args); // check the options before touching the table
   const result = await run(await openForWrite(dir, command), args);
-  return print(io.stdout, args.flags.has('json') ? JSON.stringify(result.json) + '\n' : result.line + '\n');
+  return printText(io.stdout, args.flags.has('json') ? JSON.stringify(result.json) + '\n' : result.line + '\n');
 }
 
 const RUNNERS: Record<ServiceCommand, (args: ParsedArgs) => Runner> = {
@@ -259,17 +259,5 @@ function parseHours(text: string): number {
   return Number(s);
 }
 
-function onePath(positionals: string[], command: string): string {
-  if (positionals.length === 0) throw new UsageError(`${command}: missing <dir> (a table directory; see lakelet ${command} --help)`);
-  if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument ${JSON.stringify(positionals[1])} (only one <dir>)`);
-  return positionals[0] as string;
-}
-
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-async function print(out: CliOutput, text: string): Promise<number> {
-  const sink = new OutputSink(out);
-  sink.push(text);
-  await sink.flush();
-  return 0;
-}
