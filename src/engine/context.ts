@@ -6,7 +6,7 @@ import { createWorkerPool, type WorkerPool } from '../worker/pool.js';
 import type { Clock } from './clock.js';
 import type { KernelsChoice } from './kernels.js';
 import { loadTimeline, TableState } from './table-state.js';
-import { resolveWriteOptions, type ResolvedWriteOptions, type WriteOptions } from './write/write-options.js';
+import { resolveWriteOptions, samePool, writePoolOptions, type ResolvedWriteOptions, type WriteOptions } from './write/write-options.js';
 import type { ListingMode } from './metadata/metadata-listing.js';
 import { CommitNotifier } from './commit/notifications.js';
 
@@ -109,8 +109,8 @@ export class EngineContext {
   writeOptions(perWrite?: WriteOptions): WriteScope {
     const resolved = resolveWriteOptions(this.defaults, perWrite);
     const table = this.options;
-    if (resolved.workers === table.workers && resolved.kernels === table.kernels) return { options: { ...resolved, pool: table.pool }, release: async () => undefined };
-    const own = resolved.workers > 0 ? createWorkerPool({ size: resolved.workers, ...workerKernels(resolved.kernels) }) : undefined;
+    if (samePool(resolved, table)) return { options: { ...resolved, pool: table.pool }, release: async () => undefined };
+    const own = resolved.workers > 0 ? createWorkerPool(writePoolOptions(resolved)) : undefined;
     return { options: { ...resolved, pool: own }, release: async () => { await own?.close(); } };
   }
 
@@ -195,14 +195,9 @@ export class EngineContext {
 
   private ownPool(resolved: ResolvedWriteOptions): WorkerPool | undefined {
     if (resolved.workers <= 0) return undefined;
-    this.pool ??= createWorkerPool({ size: resolved.workers, ...workerKernels(resolved.kernels) });
+    this.pool ??= createWorkerPool(writePoolOptions(resolved));
     return this.pool;
   }
-}
-
-/** The pool option for a kernels choice: `'js'` is passed to the workers; `'auto'` leaves the factory's default. */
-function workerKernels(choice: KernelsChoice): { kernels?: 'js' } {
-  return choice === 'js' ? { kernels: 'js' } : {};
 }
 
 /** A context over `storage` with table-level options `defaults` (nothing loaded yet). */

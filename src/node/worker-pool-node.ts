@@ -1,6 +1,7 @@
 // Node worker threads for the worker pool: starts `worker-entry-node.js` in a worker_thread, talks to it
 // through comlink's Node adapter, and hands workers the WASM kernel bytes (Node's fetch cannot read file: URLs).
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { wasmSimdSupported } from '../kernels/wasm-kernels.js';
@@ -42,6 +43,8 @@ export const nodeWorkerFactory: WorkerFactory = {
     };
   },
   defaultKernels: readKernelBytes,
+  // Node's main thread mostly waits on I/O while workers merge, so every core gets a worker (at most 4).
+  defaultSize: () => Math.min(availableParallelism(), 4),
 };
 
 /** Makes pools without a factory of their own use Node worker_threads (`lakelet/node` calls this on import). */

@@ -23,6 +23,17 @@ export interface WorkerFactory {
   create(url: URL | string | undefined): WorkerHandle;
   /** Kernels to configure workers with when the pool options name none (Node: the WASM bytes). */
   defaultKernels?(): Promise<WorkerKernels>;
+  /**
+   * The pool size writes use when their `workers` option is not set, for a registered factory (Node: the cores,
+   * at most 4); without it that default is 0.
+   */
+  defaultSize?(): number;
+}
+
+/** A task size: bytes transferred to the worker (old base file, logs, keys) and records carried. */
+export interface TaskSize {
+  bytes: number;
+  records: number;
 }
 
 /** Options of {@link createWorkerPool}. */
@@ -35,6 +46,12 @@ export interface WorkerPoolOptions {
   kernels?: WorkerKernels;
   /** Starts workers (default: module Workers in browsers; in Node the factory `lakelet/node` registers). */
   factory?: WorkerFactory;
+  /**
+   * Run a task inline on the calling thread (same implementation, identical results) when it is below both
+   * figures: fewer bytes to transfer and fewer records than these (see {@link taskSize}). Default: every task
+   * goes to a worker.
+   */
+  inlineBelow?: TaskSize;
 }
 
 /** A pool of workers serving the {@link WorkerApi}. */
@@ -69,12 +86,19 @@ function nodeVersion(): string | undefined {
   return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
 }
 
+/** True in Node (worker_threads, not module Workers). */
+export function isNodeRuntime(): boolean {
+  return nodeVersion() !== undefined;
+}
+
 /**
- * The default pool size: `min(hardwareConcurrency - 1, 4)` where module workers exist, 0 in Node (set
- * `workers` to use worker_threads there) and in runtimes without `Worker`.
+ * The default pool size: `min(hardwareConcurrency - 1, 4)` where module workers exist; in Node the registered
+ * factory's {@link WorkerFactory.defaultSize} (`lakelet/node`: the cores, at most 4), else 0; 0 in runtimes
+ * without `Worker`.
  */
 export function defaultWorkerCount(): number {
-  if (nodeVersion() !== undefined || typeof Worker !== 'function') return 0;
+  if (nodeVersion() !== undefined) return Math.max(0, Math.min(registeredFactory?.defaultSize?.() ?? 0, MAX_WORKERS));
+  if (typeof Worker !== 'function') return 0;
   const cores = typeof navigator === 'object' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : 2;
   return Math.max(0, Math.min(cores - 1, 4));
 }
@@ -121,6 +145,22 @@ interface Slot {
   handle?: WorkerHandle;
 }
 
+/**
+ * How big a task is: the bytes of its transferred buffers, and the records it carries (a merge's updates,
+ * inserts and merged rows; a tag task's keys).
+ */
+export function taskSize(request: unknown, transfers: readonly Transferable[]): TaskSize {
+  let bytes = 0;
+  for (const t of transfers) if (t instanceof ArrayBuffer) bytes += t.byteLength;
+  const r = (typeof request === 'object' && request !== null ? request : {}) as { updates?: unknown; inserts?: unknown; mergedRows?: unknown; offsets?: unknown };
+  let records = 0;
+  if (r.updates instanceof Map) records += r.updates.size;
+  if (Array.isArray(r.inserts)) records += r.inserts.length;
+  if (Array.isArray(r.mergedRows)) records += r.mergedRows.length;
+  if (r.offsets instanceof ArrayBuffer) records += Math.max(0, r.offsets.byteLength / 4 - 1);
+  return { bytes, records };
+}
+
 function isDataCloneError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'DataCloneError';
 }
@@ -141,6 +181,13 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   let inline: Promise<WorkerApi> | undefined;
   const inlineApi = (): Promise<WorkerApi> =>
     (inline ??= import('./worker-impl.js').then((m) => m.createWorkerApi(options.kernels === undefined ? {} : { kernels: options.kernels })));
+
+  const below = options.inlineBelow;
+  const isSmall = (request: unknown, transfers: readonly Transferable[]): boolean => {
+    if (!below) return false;
+    const t = taskSize(request, transfers);
+    return t.bytes < below.bytes && t.records < below.records;
+  };
 
   const spawn = (): Slot => {
     let fail: (err: unknown) => void = () => undefined;
@@ -181,7 +228,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       if (closed) throw new LakeletError('ABORTED', 'worker pool: closed');
       const call = async (api: WorkerApi | Remote<WorkerApi>, message: unknown): Promise<WorkerResult<M>> =>
         (await (api[method] as (r: unknown) => Promise<unknown>)(message)) as WorkerResult<M>;
-      if (size === 0) return call(await inlineApi(), request);
+      if (size === 0 || isSmall(request, transfers)) return call(await inlineApi(), request);
       const slot = pick();
       slot.busy++;
       slot.handle?.setBusy?.(true);

@@ -1,7 +1,7 @@
 // The worker pool in Node: worker_threads through comlink's Node adapter (the worker entry bundled from
 // source with rolldown), compared with inline runs; error transfer; size 0; forced WASM failure → JS twins.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
@@ -11,7 +11,7 @@ import { useNodeCompressors } from '../../src/node/compressors-node.js';
 import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
 import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
-import { resolveWriteOptions } from '../../src/engine/write/write-options.js';
+import { POOL_INLINE_BELOW, resolveWriteOptions } from '../../src/engine/write/write-options.js';
 import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -47,12 +47,16 @@ afterAll(async () => {
 });
 
 describe('worker pool (Node worker_threads)', () => {
-  it('sizes itself to 0 in Node by default and validates sizes', () => {
-    expect(defaultWorkerCount()).toBe(0);
-    expect(createWorkerPool().size).toBe(0);
+  it('sizes itself to the cores (at most 4) in Node with lakelet/node, large tasks only, and validates sizes', () => {
+    const cores = Math.min(availableParallelism(), 4);
+    expect(defaultWorkerCount()).toBe(cores);
+    expect(createWorkerPool({ size: 0 }).size).toBe(0);
     expect(() => createWorkerPool({ size: -1 })).toThrow(LakeletError);
-    expect(resolveWriteOptions({}).workers).toBe(0);
+    expect(resolveWriteOptions({})).toMatchObject({ workers: cores, poolInlineBelow: POOL_INLINE_BELOW });
     expect(resolveWriteOptions({}).pool).toBeUndefined();
+    registerWorkerFactory(undefined);
+    expect(defaultWorkerCount()).toBe(0);
+    registerWorkerFactory(nodeWorkerFactory);
     expect(() => resolveWriteOptions({ workers: 1.5 })).toThrow(/workers/);
   });
 

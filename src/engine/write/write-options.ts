@@ -6,7 +6,7 @@ import { INDEX_TYPES, type IndexType } from '../../index/index-type.js';
 import { DEFAULT_FILE_SIZING, type FileSizing } from '../../plan/bucket-assignment.js';
 import type { ArchivalOptions } from '../../plan/archival-plan.js';
 import type { CleanOptions } from '../services/clean.js';
-import { defaultWorkerCount, MAX_WORKERS, type WorkerPool } from '../../worker/pool.js';
+import { defaultWorkerCount, isNodeRuntime, MAX_WORKERS, type TaskSize, type WorkerPool, type WorkerPoolOptions } from '../../worker/pool.js';
 import { kernelsChoice, type KernelsChoice } from '../kernels.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { ClusteringOptions } from '../../plan/clustering-plan.js';
@@ -65,8 +65,10 @@ export interface WriteOptions extends Partial<FileSizing> {
   retryOnConflict?: number;
   /**
    * Worker pool size for tagging, merging and encoding (0 = everything on the calling thread). Default: in
-   * browsers `min(hardwareConcurrency - 1, 4)`; in Node and runtimes without `Worker`, 0. In Node, a
-   * positive value starts worker_threads (import `lakelet/node`, or it is loaded on demand).
+   * browsers `min(hardwareConcurrency - 1, 4)`; in Node with `lakelet/node` loaded (plain `import 'lakelet'`
+   * loads it), the cores, at most 4, used only for large tasks ({@link POOL_INLINE_BELOW}: a file group of at
+   * least 1 MiB or 10,000 records), small ones running inline; in runtimes without `Worker`, 0. A value given
+   * here sends every task to the workers (in Node, worker_threads).
    */
   workers?: number;
   /**
@@ -122,6 +124,8 @@ export interface ResolvedWriteOptions extends FileSizing {
   retryOnConflict: number;
   /** Resolved worker count (0 = inline). */
   workers: number;
+  /** Tasks below this size run inline even with a pool (Node's default pool); undefined: every task goes to it. */
+  poolInlineBelow: TaskSize | undefined;
   /**
    * The pool the write's engine steps use: set by the engine context (`EngineContext.writeOptions`), which owns
    * it; undefined when `workers` is 0 and in options resolved without a context.
@@ -151,6 +155,28 @@ function resolveInlineClustering(c: WriteOptions['clustering']): ResolvedWriteOp
   const n = inline?.everyCommits;
   if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) throw new LakeletError('INVALID_ARGUMENT', `write: clustering.inline.everyCommits must be a positive integer, got ${String(n)}`, { field: 'clustering.inline.everyCommits', value: n });
   return { everyCommits: n, options };
+}
+
+/**
+ * The task size from which Node's default pool (no `workers` option) sends a task to a worker: 1 MiB of old
+ * file bytes (or logs, or keys) or 10,000 records. Below it the transfer and worker start-up cost more than
+ * the parallel merge saves; above it a file group's decode, merge and encode run beside the others.
+ */
+export const POOL_INLINE_BELOW: TaskSize = Object.freeze({ bytes: 1 << 20, records: 10_000 });
+
+/** The pool a write's resolved options ask for (size, kernels choice, inline threshold). */
+export function writePoolOptions(resolved: Pick<ResolvedWriteOptions, 'workers' | 'kernels' | 'poolInlineBelow'>): WorkerPoolOptions {
+  return {
+    size: resolved.workers,
+    // 'js' is passed to the workers; 'auto' leaves the factory's default.
+    ...(resolved.kernels === 'js' ? { kernels: 'js' as const } : {}),
+    ...(resolved.poolInlineBelow ? { inlineBelow: resolved.poolInlineBelow } : {}),
+  };
+}
+
+/** Whether two resolved options ask for the same pool (a write then shares the table's). */
+export function samePool(a: Pick<ResolvedWriteOptions, 'workers' | 'kernels' | 'poolInlineBelow'>, b: Pick<ResolvedWriteOptions, 'workers' | 'kernels' | 'poolInlineBelow'>): boolean {
+  return a.workers === b.workers && a.kernels === b.kernels && a.poolInlineBelow === b.poolInlineBelow;
 }
 
 /** Merge per-write options over table defaults and Hudi's, validating them (no pool: the engine context adds it). */
@@ -186,6 +212,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     clean: { ...o.clean, automatic: o.clean?.automatic ?? true },
     archive: { ...o.archive, automatic: o.archive?.automatic ?? true },
     workers,
+    poolInlineBelow: o.workers === undefined && workers > 0 && isNodeRuntime() ? POOL_INLINE_BELOW : undefined,
     pool: undefined,
     clock: o.clock ?? systemClock,
     kernels: kernelsChoice(o.kernels),
