@@ -1,8 +1,9 @@
 // table.history(key) on tables we write, COW and MOR, versions 6 and 9: a key inserted, updated twice, deleted
 // and reinserted gives five versions newest first with their ops, values, commit (and completion) times and files;
-// across a compaction, a clean (the history ends at the cleaned slices: `cleaned` marker, the oldest retained
+// across a compaction, a clustering, a clean (the history ends at the cleaned slices: `cleaned` marker, the oldest retained
 // value as `unknown`), an archival (still complete, commit info from the archived timeline), a key that never
-// existed, a composite key given as its fields. Expected versions come from the writes the test made.
+// existed, files of writes the lost archive knew (`archived`), a composite key given as its fields, a global index's
+// partition move, the metadata table's listing and record index. Expected versions come from the writes the test made.
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, type RecordVersion, type Table, type TableType } from '../../src/index.js';
 import { CDC_SCHEMA as SCHEMA, row, type R } from '../helpers/cdc-model.js';
@@ -111,6 +112,20 @@ for (const version of [6, 9] as const) {
         expect(h.end).toEqual({ reason: 'created', before: instants[0] });
       });
 
+      test('across a clustering: the record goes on in the new file group, no version at the replacecommit', async () => {
+        const table = await newTable(type, version);
+        const t0 = (await table.upsert([row('k1', 'p', 1, 'a'), row('k2', 'p', 1, 'x')])).instant;
+        const t1 = (await table.upsert([row('k3', 'p', 1, 'y')])).instant; // a second small file group in p
+        const clustering = await table.cluster({ smallFileLimitBytes: 1 << 30 });
+        expect(clustering).toBeDefined();
+        const t2 = (await table.upsert([row('k1', 'p', 2, 'b')])).instant;
+        const h = await table.history('k1');
+        expect(h.versions.map(brief)).toEqual([['update', t2, 'b'], ['insert', t0, 'a']]);
+        expect(h.versions[0]?.fileId, 'the update is in the clustered group').not.toBe(h.versions[1]?.fileId);
+        expect(t1 < t2).toBe(true);
+        expect(h.end).toEqual({ reason: 'created', before: t0 });
+      });
+
       if (type === 'MERGE_ON_READ') {
         test('across a compaction: no version at the compaction, the versions either side unchanged', async () => {
           const table = await newTable(type, version);
@@ -148,6 +163,18 @@ describe('history: instants archived beyond the archive', () => {
 });
 
 describe('history: keys and partitions', () => {
+  for (const type of ['COPY_ON_WRITE', 'MERGE_ON_READ'] as const) {
+    test(`${type} v9 with the metadata table and its record index: the same five versions (listing through the metadata table)`, { timeout: 60_000 }, async () => {
+      const table = await createTable(memoryStorage(), { name: 'h', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, index: 'RECORD_INDEX', tableVersion: 9, metadataTable: true, compaction: { inline: false } });
+      const { instants } = await fiveVersions(table);
+      const h = await table.history('k1');
+      expect(h.versions.map(brief)).toEqual([
+        ['insert', instants[4], 'e'], ['delete', instants[3], null], ['update', instants[2], 'c'], ['update', instants[1], 'b'], ['insert', instants[0], 'a'],
+      ]);
+      expect(await table.history('k1', { listing: 'storage' })).toEqual(h);
+    });
+  }
+
   test('a composite key, as its fields or as the record key string', async () => {
     const table = await createTable(memoryStorage(), { name: 'h', type: 'COPY_ON_WRITE', recordKey: ['id', 'val'], orderingField: 'ts', partitionBy: ['part'], schema: SCHEMA, metadataTable: false });
     const t0 = (await table.upsert([row('k1', 'p', 1, 'a'), row('k1', 'p', 1, 'b')])).instant;
