@@ -14,16 +14,20 @@ export const CDC_LOGGING_MODE_PROPERTY = 'hoodie.table.cdc.supplemental.logging.
  */
 export type CdcSupplementalLoggingMode = 'OP_KEY_ONLY' | 'DATA_BEFORE' | 'DATA_BEFORE_AFTER';
 
-/** Every spelling Hudi used, upper-cased: 0.14+ enum names, 0.13's lower-case values, the earlier draft's and RFC-51's. */
-const SPELLINGS: ReadonlyMap<string, CdcSupplementalLoggingMode> = new Map([
-  ['OP_KEY_ONLY', 'OP_KEY_ONLY'], ['OP_KEY', 'OP_KEY_ONLY'], ['KEY_OP', 'OP_KEY_ONLY'], ['CDC_OP_KEY', 'OP_KEY_ONLY'],
-  ['DATA_BEFORE', 'DATA_BEFORE'], ['WITH_BEFORE', 'DATA_BEFORE'], ['CDC_DATA_BEFORE', 'DATA_BEFORE'],
-  ['DATA_BEFORE_AFTER', 'DATA_BEFORE_AFTER'], ['WITH_BEFORE_AFTER', 'DATA_BEFORE_AFTER'], ['CDC_DATA_BEFORE_AFTER', 'DATA_BEFORE_AFTER'],
-]);
+/**
+ * A spelling (upper-cased) as the current enum name: 0.14+ names, 0.13's lower-case values (`op_key_only`,
+ * `data_before`, `data_before_after`), the earlier enum's (`OP_KEY`, `WITH_BEFORE`, `WITH_BEFORE_AFTER`, values
+ * `cdc_op_key`, `cdc_data_before`, `cdc_data_before_after`) and RFC-51's `KEY_OP`; undefined for anything else.
+ */
+function normalize(text: string): CdcSupplementalLoggingMode | undefined {
+  const t = text.trim().toUpperCase().replace(/^CDC_/, '').replace(/^WITH_/, 'DATA_');
+  if (t === 'OP_KEY' || t === 'KEY_OP' || t === 'OP_KEY_ONLY') return 'OP_KEY_ONLY';
+  return t === 'DATA_BEFORE' || t === 'DATA_BEFORE_AFTER' ? t : undefined;
+}
 
 /** Parse a supplemental logging mode in any of Hudi's spellings (any case); an unknown one → `UNSUPPORTED`. */
 export function parseCdcLoggingMode(text: string): CdcSupplementalLoggingMode {
-  const mode = SPELLINGS.get(text.trim().toUpperCase());
+  const mode = normalize(text);
   if (!mode) throw new LakeletError('UNSUPPORTED', `config: unknown ${CDC_LOGGING_MODE_PROPERTY} ${JSON.stringify(text)} (expected OP_KEY_ONLY, DATA_BEFORE or DATA_BEFORE_AFTER)`, { field: CDC_LOGGING_MODE_PROPERTY, value: text });
   return mode;
 }
@@ -40,5 +44,5 @@ export function cdcLoggingModeOf(properties: ReadonlyMap<string, string>): CdcSu
 
 /** Is `text` a supplemental logging mode in one of Hudi's spellings? */
 export function isKnownCdcLoggingMode(text: string): boolean {
-  return SPELLINGS.has(text.trim().toUpperCase());
+  return normalize(text) !== undefined;
 }

@@ -15,7 +15,7 @@ import type { ReadOptions } from '../query.js';
 import { incrementalWindow, type WindowWrite } from '../incremental-window.js';
 import { GroupImages, type GroupRef, type TimelinePoint } from './cdc-group-images.js';
 import { inferGroupChanges, type ChangeRecord, type Row } from './cdc-infer.js';
-import { cdcFilesByGroup, changesFromCdcRecords, readCdcFiles, type CdcFileRecords, type CdcSource } from './cdc-files.js';
+import type { CdcFileRecords, CdcSource } from './cdc-files.js';
 
 /** Options of a CDC query: the changes of the writes in `(from, to]` (bounds as for incremental queries). */
 export interface ChangesOptions {
@@ -51,6 +51,11 @@ const NO_CHANGE_OPERATIONS: ReadonlySet<string> = new Set(['COMPACT', 'LOG_COMPA
 /** Does this write change records (not a compaction, log compaction or clustering)? */
 export function changesRecords(metadata: CommitMetadata): boolean {
   return !metadata.compacted && !NO_CHANGE_OPERATIONS.has((metadata.operationType ?? '').toUpperCase());
+}
+
+/** Does a write stat of this write name `.cdc` files (HoodieWriteStat.cdcStats)? */
+function namesCdcFiles(metadata: CommitMetadata): boolean {
+  return Object.values(metadata.partitionToWriteStats).some((stats) => stats.some((s) => s.raw.cdcStats !== null && typeof s.raw.cdcStats === 'object'));
 }
 
 /** Rows kept across writes for reuse as the next write's before-images, at most (older entries are dropped). */
@@ -116,7 +121,9 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
     const prev = order.previous(instant);
     // The groups whose changes the write's .cdc files hold (AS_IS); a DATA_BEFORE_AFTER file needs no images.
     const cdc = new Map<string, { paths: string[]; records: CdcFileRecords }>();
-    if (source !== 'infer') for (const [key, paths] of cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await readCdcFiles(state.storage, paths) });
+    // The .cdc reader loads only for writes that name .cdc files (or when `files` must check that they do).
+    const files = source === 'files' || (source === 'auto' && namesCdcFiles(metadata)) ? await import('./cdc-files.js') : undefined;
+    if (files) for (const [key, paths] of files.cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await files.readCdcFiles(state.storage, paths) });
     const imaged = groups.filter((g) => cdc.get(fileGroupKey(g.partitionPath, g.fileId))?.records.mode !== 'DATA_BEFORE_AFTER');
     const missing = imaged.filter((g) => !cache.has(fileGroupKey(g.partitionPath, g.fileId)));
     const before = await images.rowsAt(prev ? order.after(prev) : 'empty', missing);
@@ -126,8 +133,8 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
       const key = fileGroupKey(g.partitionPath, g.fileId);
       const now = after.get(key);
       const old = cache.get(key) ?? before.get(key);
-      const files = cdc.get(key);
-      changes.push(...(files ? changesFromCdcRecords(files.records, instant.requestedTime, old, now, files.paths[0] as string) : inferGroupChanges(old ?? [], now ?? [], instant.requestedTime)));
+      const logged = cdc.get(key);
+      changes.push(...(files && logged ? files.changesFromCdcRecords(logged.records, instant.requestedTime, old, now, logged.paths[0] as string) : inferGroupChanges(old ?? [], now ?? [], instant.requestedTime)));
       cached -= cache.get(key)?.length ?? 0;
       cache.delete(key);
       if (!now) continue; // not read: the next write reads its before-image
