@@ -209,10 +209,24 @@ async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: g
     const snapBefore = await snapshot(lakelet, dir);
     const queryBefore = await filteredQuery(lakelet, dir, cutoff);
     log(`${commits} commits, ${before.length} base files; clustering with target ${target} bytes`);
-    const t = performance.now();
-    const c0 = cpu();
     const profiler = cpuProf ? await startProfile() : undefined;
-    const result = await table.cluster({ sortColumns: ['ts'], targetFileSizeBytes: target, ...SERVICES });
+    let result;
+    let t = performance.now();
+    let c0 = cpu();
+    let attempts = 1;
+    for (;; attempts++) {
+      try {
+        result = await table.cluster({ sortColumns: ['ts'], targetFileSizeBytes: target, ...SERVICES });
+        break;
+      } catch (err) {
+        // CONFLICT commits nothing (on an overloaded machine the completion can outlive the commit lock's expiry);
+        // the plan stays pending and the next cluster() runs it afresh. The figures are the successful run's.
+        if (err?.code !== 'CONFLICT' || attempts >= 3) throw err;
+        log(`cluster(): ${err.message}; retrying`);
+        t = performance.now();
+        c0 = cpu();
+      }
+    }
     if (profiler) await profiler.stop(cpuProf);
     const seconds = (performance.now() - t) / 1000;
     const cpuSeconds = cpu() - c0;
@@ -232,7 +246,7 @@ async function measure({ commits, rowsPerCommit, targetKib, tableVersion, dir: g
       filter: `ts < ${cutoff} (first ${FILTER_FRACTION * 100} % of the ts range)`,
       before: { baseFiles: before.length, bytes: bytesBefore },
       after: { baseFiles: after.length, bytes: after.reduce((n, s) => n + (s.baseFile?.size ?? 0), 0) },
-      cluster: { ...result, targetFileSizeBytes: target, seconds, cpuSeconds, inputMiBPerSecond: bytesBefore / 1048576 / seconds, rowsPerSecond: result.recordsWritten / seconds },
+      cluster: { ...result, attempts, targetFileSizeBytes: target, seconds, cpuSeconds, inputMiBPerSecond: bytesBefore / 1048576 / seconds, rowsPerSecond: result.recordsWritten / seconds },
       query: { before: queryBefore, after: queryAfter, statsMatchRatio: queryBefore.statsMatch / Math.max(1, queryAfter.statsMatch), filesOpenedRatio: queryBefore.filesOpened / Math.max(1, queryAfter.filesOpened) },
     };
   } finally {
