@@ -30,7 +30,7 @@ const PUBLIC_VALUES = [
   'isLakeletError', 'jsonRow', 'memoryStorage', 'openTable', 'opfsStorage', 'parseFilter', 'prefixedStorage', 's3Storage', 'tableStorage',
   'validateTable', 'withTableWriteLock', 'zipStorage',
   'dropTable', 'hiveMetastoreHttp', 'hiveSyncStatements', 'listTables', 'registerTable',
-  'replicate',
+  'replicate', 'sync',
   'avroSchemaToJson', 'evolveSchemaForRows',
   'validators',
 ];
