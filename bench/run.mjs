@@ -587,8 +587,8 @@ async function main() {
     report.kernelsInWrite = await runKernelsInWrite([...new Set([10_000, o.upsert, o.rows])].sort((a, b) => a - b));
     if (o.clustering !== false) report.clustering = (progress('clustering: small commits, cluster(), a filtered query before and after (bench/clustering.mjs)'), await runClusteringPart({ commits: o.quick ? 50 : 200, rowsPerCommit: o.quick ? 200 : 500, tableVersion: 9 }));
 
-    report.sideBySide = attachCosts(sideBySide(report), cpuProfDir);
     report.phaseRss = phaseRss;
+    report.sideBySide = attachCosts(sideBySide(report), cpuProfDir);
     report.env.loadEnd = loadavg()[0];
     report.totalSeconds = (performance.now() - t0) / 1000;
     report.resultsFile = await writeResults(report);

@@ -47,6 +47,9 @@ export async function runPeers({ rows, upsert, scanRuns, dir, cowDir, runPhase, 
 const step = (x) => (x && typeof x.seconds === 'number' ? { seconds: x.seconds, cpuSeconds: x.cpuSeconds } : undefined);
 const scanOf = (x) => (x ? { seconds: x.median, cpuSeconds: x.cpuMedian } : undefined);
 
+/** Issue 13's memory goal: the COW upsert (1M rows, 100k batch) stays under 1 GiB of RSS. */
+const RSS_GOAL_BYTES = 1024 ** 3;
+
 /** The goal rows of issue 13: which figure of the report is lakelet's, which the peer's, the goal, the profile. */
 const GOALS = [
   { id: 'cowUpsert', workload: 'COW upsert / DuckDB lake rewrite', peerName: 'DuckDB anti-join + union COPY', goal: 2, lakelet: (r) => step(r.upsert), peer: (r) => step(r.peers?.duckdb?.upsert), profile: 'cow-upsert' },
@@ -82,6 +85,11 @@ export function sideBySide(report) {
   const ltRow = { id: 'longtask', workload: 'upsert in Chromium on OPFS, from a page', peerName: 'main-thread tasks > 50 ms', goal: 0, profile: 'browser-longtask-upsert' };
   if (!lt) rows.push({ ...ltRow, missing: `longtask part ${report.parts?.longtask === true ? 'failed' : 'skipped'}` });
   else rows.push({ ...ltRow, count: lt.longTasks.count, longestMs: lt.longTasks.longestMs, met: lt.meetsGoal, missedBy: null, rows: lt.rows, upsert: lt.upsert });
+  // The memory goal: the COW upsert's whole-process peak RSS (its phase's child, process.resourceUsage().maxRSS).
+  const rss = report.phaseRss?.find((x) => x.label === 'cow-upsert')?.maxRss;
+  const rssRow = { id: 'cowUpsertRss', workload: 'COW upsert peak RSS (whole process)', peerName: '', goal: RSS_GOAL_BYTES, profile: 'cow-upsert' };
+  if (typeof rss !== 'number') rows.push({ ...rssRow, missing: 'no RSS figure of the cow-upsert phase' });
+  else rows.push({ ...rssRow, bytes: rss, met: rss < RSS_GOAL_BYTES, missedBy: rss < RSS_GOAL_BYTES ? null : rss / RSS_GOAL_BYTES });
   return rows;
 }
 
@@ -113,12 +121,17 @@ export function sideBySideLines(rows, { codec, rowsCount, upsertCount, peers }) 
   const lines = [];
   lines.push(`side by side with the peers (issue 13): ${rowsCount.toLocaleString('en-US')} rows, upsert ${upsertCount.toLocaleString('en-US')}; ratio = lakelet wall ÷ peer wall, same run, same data`);
   lines.push(`  codec SNAPPY for every peer; lakelet ${codec}${codec === PEER_CODEC ? '' : ' — NOT the same codec: rerun with --codec SNAPPY for the issue\'s figures'}; every timed step ends fsynced (bench/README.md)`);
-  if (peers?.duckdb) lines.push(`  DuckDB threads ${peers.duckdb.threads}; SQLite ${peers.sqlite?.version ?? '(skipped)'}; lakelet writes without its worker pool unless the library turns it on`);
+  if (peers?.duckdb) lines.push(`  DuckDB threads ${peers.duckdb.threads}; SQLite ${peers.sqlite?.version ?? '(skipped)'}; lakelet writes with the library's default pool (in Node: the cores, at most 4, for file groups of 1 MiB / 10,000 records or more)`);
   const w = 44;
   lines.push(`  ${'workload'.padEnd(w)} ${'lakelet'.padStart(9)} ${'peer'.padStart(9)} ${'ratio'.padStart(8)} ${'CPU'.padStart(8)}   goal     verdict`);
   for (const x of rows) {
     if (x.missing) {
-      lines.push(`  ${x.workload.padEnd(w)} ${'—'.padStart(9)} ${'—'.padStart(9)} ${'—'.padStart(8)} ${'—'.padStart(8)}   ${x.goal === null ? '—' : x.id === 'longtask' ? '0 tasks' : `≤ ${x.goal}×`}   not measured (${x.missing})`);
+      lines.push(`  ${x.workload.padEnd(w)} ${'—'.padStart(9)} ${'—'.padStart(9)} ${'—'.padStart(8)} ${'—'.padStart(8)}   ${x.goal === null ? '—' : x.id === 'longtask' ? '0 tasks' : x.id === 'cowUpsertRss' ? '< 1 GiB' : `≤ ${x.goal}×`}   not measured (${x.missing})`);
+      continue;
+    }
+    if (x.id === 'cowUpsertRss') {
+      const mib = `${(x.bytes / 1024 ** 2).toFixed(0)} MiB`;
+      lines.push(`  ${x.workload.padEnd(w)} ${mib.padStart(9)} ${''.padStart(9)} ${''.padStart(8)} ${''.padStart(8)}   < 1 GiB  ${x.met ? 'met' : `missed by ${x.missedBy.toFixed(1)}×`}`);
       continue;
     }
     if (x.id === 'longtask') {
