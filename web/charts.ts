@@ -23,7 +23,7 @@ function place(target: HTMLElement, title: string, opts: Omit<uPlot.Options, 'wi
   drawn.set(target, new uPlot({ ...opts, width, height: HEIGHT }, data, holder));
 }
 
-/** Per completed write: records it inserted, updated or deleted, and bytes it wrote. */
+/** Per completed write: records it inserted, updated or deleted (a compaction: rewrote), and bytes it wrote. */
 export interface CommitPoint {
   instant: string;
   action: string;
@@ -37,7 +37,8 @@ export async function commitPoints(t: Table): Promise<CommitPoint[]> {
   for (const i of t.commits) {
     const meta = await t.commitMetadata(i);
     const s = statTotals(Object.values(meta.partitionToWriteStats).flat());
-    points.push({ instant: i.requestedTime, action: meta.compacted ? 'compaction' : i.action, records: s.inserts + s.updates + s.deletes, bytes: s.bytes });
+    // A compaction changes no records: its bar is the records it rewrote into base files.
+    points.push({ instant: i.requestedTime, action: meta.compacted ? 'compaction' : i.action, records: meta.compacted ? s.writes : s.inserts + s.updates + s.deletes, bytes: s.bytes });
   }
   return points;
 }
@@ -121,5 +122,5 @@ export function renderSizeChart(target: HTMLElement, slices: readonly FileSlice[
         ctx.restore();
       }],
     },
-  }, [exps.map((_, i) => i), base, log]);
+  }, [exps.map((_, i) => i), base.map((n) => n || null), log.map((n) => n || null)]); // empty bins: no bar
 }

@@ -25,6 +25,28 @@ async function connectS3(page: Page, prefix: string): Promise<void> {
   await page.waitForSelector('#tables[data-listed][data-store="s3"]');
 }
 
+/** Connect the page to IndexedDB. */
+async function connectIndexedDb(page: Page): Promise<void> {
+  await page.selectOption('#store-kind', 'indexeddb');
+  await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
+}
+
+/**
+ * With the network off: reload (the service worker serves the app), `connect` the store again and reopen
+ * `name`; then `more` (still offline). The network is back on after it, passed or failed.
+ */
+async function offline(page: Page, name: string, count: number, connect: (page: Page) => Promise<void>, more?: () => Promise<void>): Promise<void> {
+  await demo.context.setOffline(true);
+  try {
+    await page.reload();
+    await connect(page);
+    expect(await reopen(page, name)).toBe(count);
+    await more?.();
+  } finally {
+    await demo.context.setOffline(false);
+  }
+}
+
 describe('the built demo, end to end', () => {
   it('OPFS: the flow, a reload, and offline use from the service worker', { timeout: 300_000 }, async () => {
     const page = await openBuiltPage(demo);
@@ -36,6 +58,7 @@ describe('the built demo, end to end', () => {
 
     const { count } = await demoFlow(page, 'opfs', 'trips_e2e');
     if (DOCS_SCREENSHOTS) {
+      await page.$eval('#view', (el) => el.scrollIntoView());
       await page.screenshot({ path: `${DOCS_SCREENSHOTS}/demo-overview.png` });
       await page.locator('section:has(> #query-title)').screenshot({ path: `${DOCS_SCREENSHOTS}/demo-query.png` });
     }
@@ -45,34 +68,19 @@ describe('the built demo, end to end', () => {
     expect(await reopen(page, 'trips_e2e')).toBe(count);
 
     // Offline: the page reloads from the cache and keeps reading and writing the table in OPFS.
-    await demo.context.setOffline(true);
-    try {
-      await page.reload();
-      await page.waitForSelector('#tables[data-listed]');
-      expect(await reopen(page, 'trips_e2e')).toBe(count);
+    await offline(page, 'trips_e2e', count, (p) => p.waitForSelector('#tables[data-listed]').then(() => undefined), async () => {
       await generateInUi(page, 100, { updates: 0, seed: 21 });
       expect(await shownCount(page)).toBe(count + 100);
-    } finally {
-      await demo.context.setOffline(false);
-    }
+    });
     expect(demo.errors).toEqual([]);
     await page.close();
   });
 
   it('IndexedDB: the flow, a reload, and offline use', { timeout: 300_000 }, async () => {
     const page = await openBuiltPage(demo);
-    await page.selectOption('#store-kind', 'indexeddb');
-    await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
+    await connectIndexedDb(page);
     const { count } = await demoFlow(page, 'indexeddb', 'trips_idb');
-    await demo.context.setOffline(true);
-    try {
-      await page.reload();
-      await page.selectOption('#store-kind', 'indexeddb');
-      await page.waitForSelector('#tables[data-listed][data-store="indexeddb"]');
-      expect(await reopen(page, 'trips_idb')).toBe(count);
-    } finally {
-      await demo.context.setOffline(false);
-    }
+    await offline(page, 'trips_idb', count, connectIndexedDb);
     expect(demo.errors).toEqual([]);
     await page.close();
   });

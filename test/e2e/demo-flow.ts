@@ -62,6 +62,17 @@ export async function demoFlow(page: Page, store: string, name: string): Promise
   await createInUi(page, { name, type: 'MERGE_ON_READ', partitions: 'city' });
   expect(await page.textContent('#config')).toContain('MERGE_ON_READ');
 
+  // Cancel: a write cancelled as it starts rejects with ABORTED and leaves the table as it was.
+  await page.fill('#upsert-count', '500');
+  await page.evaluate(() => {
+    document.getElementById('upsert')?.click();
+    document.getElementById('write-cancel')?.click(); // the same task: before the write's first progress report
+  });
+  await page.waitForSelector('body[data-state="error"]');
+  expect(await page.textContent('#error-code')).toBe('ABORTED');
+  await page.waitForSelector('#write-cancel:disabled', { state: 'attached' });
+  expect(await completedWrites(page)).toEqual([]);
+
   // 10k generated rows, then 1k updates of them, then 100 random deletes.
   await measuredWrite(page, store, 10_000);
   const first = await summary(page);
