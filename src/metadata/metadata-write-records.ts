@@ -59,10 +59,14 @@ export interface MetadataFileGroupWrite {
 }
 
 const utf8 = new TextEncoder();
-function byKeyBytes(a: HoodieMetadataRecord, b: HoodieMetadataRecord): number {
-  const x = utf8.encode(a.key), y = utf8.encode(b.key);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  return x.length - y.length;
+/** Sorts records by their keys' UTF-8 bytes (stable), each key encoded once rather than on every comparison. */
+function sortByKeyBytes(records: HoodieMetadataRecord[]): void {
+  const keyed = records.map((r) => ({ r, k: utf8.encode(r.key) }));
+  keyed.sort(({ k: x }, { k: y }) => {
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    return x.length - y.length;
+  });
+  for (const [i, { r }] of keyed.entries()) records[i] = r;
 }
 
 /** The `files` changes of write stats and removed files, one per touched partition in first-seen order. */
@@ -122,6 +126,6 @@ export function metadataWriteRecords(input: MetadataWriteInput): MetadataFileGro
     for (const r of records) target(partition, r.key).upserts.push(r);
   }
   const writes = [...out.values()];
-  for (const w of writes) w.upserts.sort(byKeyBytes);
+  for (const w of writes) sortByKeyBytes(w.upserts);
   return writes.sort((a, b) => (a.partition < b.partition ? -1 : a.partition > b.partition ? 1 : a.fileGroup - b.fileGroup));
 }
