@@ -10,7 +10,7 @@ const root = import.meta.dirname;
 const fixturesDir = resolve(process.env.LAKELET_FIXTURES ?? `${root}/../shared/fixtures/hudi-rs`);
 const expectedFiles = existsSync(`${fixturesDir}/expected`) ? readdirSync(`${fixturesDir}/expected`).filter((f) => f.endsWith('.json')).sort() : [];
 // Pre-bundled for the dev server and the browser tests (a cold cache otherwise reloads a test).
-const OPTIMIZED_DEPS = ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'fflate', 'idb', 'comlink'];
+const OPTIMIZED_DEPS = ['apache-arrow', 'hyparquet', 'hyparquet-compressors', 'hyparquet-writer', 'fflate', 'idb', 'comlink'];
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 

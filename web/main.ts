@@ -3,6 +3,7 @@
 import { createTable, LakeletError, openTable, registerTable, type IndexType, type Instant, type Table, type WriteOptions } from '../src/index.js';
 import { commitPoints, renderCommitChart, renderSizeChart } from './charts.js';
 import { CreateForm, type CreateRequest } from './create-form.js';
+import { wireDataPanels } from './data-panels.js';
 import { renderInstantDetails } from './instant-details.js';
 import { renderLayout } from './layout-view.js';
 import { wireFileOpening } from './open-files.js';
@@ -179,11 +180,10 @@ const stores = new StorePanel({
   openPath: (store) => (current?.store === store ? current.path : undefined),
 });
 
-const create = new CreateForm((request: CreateRequest) => {
-  const store = stores.store;
-  if (!store) return;
-  const { name, options, index } = request;
-  void open(`${store.label} ${name}`, async () => {
+/** Create the table `options.name` in `store` and open it (the create form and the import). */
+function createIn(store: DemoStore, options: CreateRequest['options'], index: IndexType): Promise<void> {
+  const { name } = options;
+  return open(`${store.label} ${name}`, async () => {
     const storage = store.tableStorage(name);
     if (stores.names().has(name)) throw new LakeletError('CONFLICT', `${store.label} already has a table named ${JSON.stringify(name)}`, { value: name });
     const created = await createTable(storage, options);
@@ -193,6 +193,24 @@ const create = new CreateForm((request: CreateRequest) => {
     create.suggestName(stores.names());
     return created;
   }, { store, path: name });
+}
+
+const create = new CreateForm((request: CreateRequest) => {
+  if (stores.store) void createIn(stores.store, request.options, request.index);
+});
+
+wireDataPanels({
+  ops, writeOptions,
+  store: () => stores.store,
+  table: () => current?.table,
+  async create(store, options) {
+    await createIn(store, options, options.index ?? 'BLOOM');
+    return current?.store === store && current.path === options.name && ops.table === current.table;
+  },
+  async openStored(store, path) {
+    await stores.refresh();
+    await open(`${store.label} ${path}`, () => openTable(store.tableStorage(path)), { store, path });
+  },
 });
 
 wireFileOpening((what, opener) => void open(what, opener));
