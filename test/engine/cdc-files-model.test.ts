@@ -1,49 +1,14 @@
-// CDC log files, model-based: seeded random upserts, deletes (of present and absent keys), insert overwrites and
-// (MOR) compactions on CDC-enabled COW and MOR tables of versions 6 and 9, in two supplemental logging modes; the
+// CDC log files, model-based: seeded random upserts, deletes (of present and absent keys), insert overwrites,
+// partition drops and (MOR) compactions (helpers/cdc-model.ts's randomWrites) on CDC-enabled COW and MOR tables of versions 6 and 9, in two supplemental logging modes; the
 // changes read with `.cdc` files forced equal those inferred from file slices exactly, and the Map model's, for
 // the whole timeline and random ranges.
 import { describe, expect, test } from 'vitest';
-import { createTable, memoryStorage, type Table } from '../../src/index.js';
+import { createTable, memoryStorage } from '../../src/index.js';
 import type { CdcSupplementalLoggingMode } from '../../src/config/cdc-config.js';
-import { canonical, CDC_SCHEMA, Model, row, type R } from '../helpers/cdc-model.js';
+import { canonical, CDC_SCHEMA, Model, randomWrites } from '../helpers/cdc-model.js';
 import { Random } from '../helpers/random.js';
 
-const KEYS = Array.from({ length: 8 }, (_, i) => `k${i}`);
-const PARTS = ['p0', 'p1'];
-const partOf = (k: string) => PARTS[Number(k.slice(1)) % PARTS.length] as string;
 const EARLIEST = '00000000000000000';
-
-async function randomWrites(table: Table, model: Model, rnd: Random, steps: number): Promise<string[]> {
-  const instants: string[] = [];
-  let ts = 0;
-  const some = () => KEYS.filter(() => rnd.chance(0.35));
-  for (let s = 0; s < steps; s++) {
-    const kind = rnd.int(10);
-    if (kind < 6) {
-      const keys = some();
-      if (keys.length === 0) keys.push(rnd.pick(KEYS));
-      const batch = keys.map((k) => row(k, partOf(k), ++ts, `v${ts}`));
-      const t = (await table.upsert(batch)).instant;
-      model.upsert(t, batch);
-      instants.push(t);
-    } else if (kind < 8) {
-      const keys = [...some(), 'absent'];
-      const t = (await table.delete(keys)).instant;
-      model.delete(t, keys);
-      instants.push(t);
-    } else if (kind === 8) {
-      const part = rnd.pick(PARTS);
-      const batch: R[] = KEYS.filter((k) => partOf(k) === part && rnd.chance(0.5)).map((k) => row(k, part, ++ts, `o${ts}`));
-      if (batch.length === 0) continue;
-      const t = (await table.insertOverwrite(batch)).instant;
-      model.overwrite(t, part, batch);
-      instants.push(t);
-    } else if (table.config.tableType === 'MERGE_ON_READ') {
-      await table.compact({ force: true });
-    }
-  }
-  return instants;
-}
 
 const MODES: readonly CdcSupplementalLoggingMode[] = ['DATA_BEFORE_AFTER', 'OP_KEY_ONLY'];
 

@@ -4,55 +4,14 @@
 // whose files a clean deleted fails NOT_FOUND, and one after the clean still reads.
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, type Table, type TableType } from '../../src/index.js';
-import { canonical, CDC_SCHEMA, Model, row, type R } from '../helpers/cdc-model.js';
+import { canonical, CDC_SCHEMA, Model, randomWrites, row } from '../helpers/cdc-model.js';
 import { failure } from '../helpers/expect-error.js';
 import { Random } from '../helpers/random.js';
 
-const KEYS = Array.from({ length: 8 }, (_, i) => `k${i}`);
-const PARTS = ['p0', 'p1', 'p2'];
-const partOf = (k: string) => PARTS[Number(k.slice(1)) % PARTS.length] as string;
 const EARLIEST = '00000000000000000';
 
 async function newTable(type: TableType, tableVersion: 6 | 9): Promise<Table> {
   return createTable(memoryStorage(), { name: 'c', type, recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: CDC_SCHEMA, index: 'BLOOM', compaction: { inline: false }, clean: { automatic: false }, tableVersion, metadataTable: false });
-}
-
-/** Run `steps` random writes on `table`, mirrored in the model; the instants that change records, in order. */
-async function randomWrites(table: Table, model: Model, rnd: Random, steps: number): Promise<string[]> {
-  const instants: string[] = [];
-  let ts = 0;
-  const some = () => KEYS.filter(() => rnd.chance(0.35));
-  for (let s = 0; s < steps; s++) {
-    const kind = rnd.int(10);
-    if (kind < 5) {
-      const keys = some();
-      if (keys.length === 0) keys.push(rnd.pick(KEYS));
-      const batch = keys.map((k) => row(k, partOf(k), ++ts, `v${ts}`));
-      const t = (await table.upsert(batch)).instant;
-      model.upsert(t, batch);
-      instants.push(t);
-    } else if (kind < 7) {
-      const keys = [...some(), 'absent'];
-      const t = (await table.delete(keys)).instant;
-      model.delete(t, keys);
-      instants.push(t);
-    } else if (kind === 7) {
-      const part = rnd.pick(PARTS);
-      const batch: R[] = KEYS.filter((k) => partOf(k) === part && rnd.chance(0.5)).map((k) => row(k, part, ++ts, `o${ts}`));
-      if (batch.length === 0) continue;
-      const t = (await table.insertOverwrite(batch)).instant;
-      model.overwrite(t, part, batch);
-      instants.push(t);
-    } else if (kind === 8) {
-      const part = rnd.pick(PARTS);
-      const t = (await table.deletePartitions([`part=${part}`])).instant; // hive-style paths
-      model.deletePartition(t, part);
-      instants.push(t);
-    } else if (table.config.tableType === 'MERGE_ON_READ') {
-      await table.compact({ force: true });
-    }
-  }
-  return instants;
 }
 
 for (const version of [6, 9] as const) {
