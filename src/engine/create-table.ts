@@ -3,7 +3,7 @@
 // key, ordering and partition fields, key generator, merge mode and (when given) the create schema, created
 // atomically in an empty store.
 import type { RecordMergeMode, TableType } from '../config/table-config.js';
-import { CDC_ENABLED_PROPERTY, CDC_LOGGING_MODE_PROPERTY, parseCdcLoggingMode, type CdcSupplementalLoggingMode } from '../config/cdc-config.js';
+import { CDC_ENABLED_PROPERTY, CDC_LOGGING_MODE_PROPERTY, isKnownCdcLoggingMode, parseCdcLoggingMode, type CdcSupplementalLoggingMode } from '../config/cdc-config.js';
 import { createTableProperties, type CreatableTableVersion } from '../config/table-properties.js';
 import { LakeletError } from '../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../format/avro/schema.js';
@@ -112,7 +112,9 @@ export async function createTableFiles(storage: Storage, options: CreateTableOpt
   }
   if (options.cdc) {
     extra[CDC_ENABLED_PROPERTY] = 'true';
-    extra[CDC_LOGGING_MODE_PROPERTY] = parseCdcLoggingMode(options.cdc.mode ?? 'DATA_BEFORE_AFTER');
+    const mode = options.cdc.mode ?? 'DATA_BEFORE_AFTER';
+    if (!isKnownCdcLoggingMode(mode)) throw new LakeletError('INVALID_ARGUMENT', `createTable: cdc.mode ${JSON.stringify(mode)} is not OP_KEY_ONLY, DATA_BEFORE or DATA_BEFORE_AFTER`, { field: 'cdc.mode', value: String(mode) });
+    extra[CDC_LOGGING_MODE_PROPERTY] = parseCdcLoggingMode(mode);
   }
   // Readers decode the writer's safety escapes in partition values only in tables that say they hold them.
   if (partitionFields.length > 0 && kind !== 'TIMESTAMP') extra[ESCAPED_PARTITION_PATH_PROPERTY] = 'true';
