@@ -1,4 +1,4 @@
-// CDC log files on a v9 table with a metadata table, and createTable's cdc option checks.
+// CDC log files: on a v9 table with a metadata table, createTable's cdc option checks, and proof that cdcSource files reads the images from the .cdc file.
 import { expect, test } from 'vitest';
 import { createTable, memoryStorage } from '../../src/index.js';
 import { canonical, CDC_SCHEMA, Model, row } from '../helpers/cdc-model.js';
@@ -23,4 +23,23 @@ test('v9 with a metadata table: CDC writes, changes from files == inferred == mo
   const files = await table.changes({ from: '00000000000000000', cdcSource: 'files' });
   expect(files).toEqual(await table.changes({ from: '00000000000000000', cdcSource: 'infer' }));
   expect(canonical(files)).toEqual(canonical(model.changes));
+});
+
+test('changes with cdcSource files take the images from the .cdc file itself (a rewritten file shows through)', async () => {
+  const { scanLogBlocks } = await import('../../src/format/log/block.js');
+  const { decodeAvroDataBlock, dataBlockSchema } = await import('../../src/format/log/content.js');
+  const { encodeCdcLog } = await import('../../src/engine/write/cdc-logger.js');
+  const storage = memoryStorage();
+  const table = await createTable(storage, { name: 'c', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', partitionBy: ['part'], schema: CDC_SCHEMA, metadataTable: false, cdc: {} });
+  await table.upsert([row('a', 'p0', 1, 'a1')]);
+  const t2 = (await table.upsert([row('a', 'p0', 2, 'a2')])).instant;
+  const path = (await storage.list('', { recursive: true })).map((f) => f.path).find((p) => p.endsWith('.cdc'))!;
+  const block = scanLogBlocks(await storage.read(path)).blocks[0]!;
+  const [rec] = decodeAvroDataBlock({ ...block, type: 'AVRO_DATA' }, path, dataBlockSchema(block, path)).records;
+  expect(rec).toEqual({ op: 'u', ts_ms: t2, before: { id: 'a', part: 'p0', ts: 1n, val: 'a1' }, after: { id: 'a', part: 'p0', ts: 2n, val: 'a2' } });
+  const tampered = { _hoodie_record_key: 'a', id: 'a', part: 'p0', ts: 2n, val: 'from-the-cdc-file' };
+  await storage.write(path, encodeCdcLog('DATA_BEFORE_AFTER', (await table.avroSchema()) as never, t2, [{ key: 'a', op: 'u', before: { id: 'a', part: 'p0', ts: 1n, val: 'a1' }, after: tampered }]));
+  const last = (changes: { after: unknown }[]) => (changes[changes.length - 1]!.after as { val: string }).val;
+  expect(last(await table.changes({ from: '00000000000000000', cdcSource: 'files' }))).toBe('from-the-cdc-file');
+  expect(last(await table.changes({ from: '00000000000000000', cdcSource: 'infer' }))).toBe('a2');
 });
