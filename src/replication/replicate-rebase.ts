@@ -6,7 +6,7 @@ import { unsupported } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
 import { openTable } from '../table/open.js';
 import type { WriteOptions } from '../engine/write/write-options.js';
-import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
+import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import { CopyContext, type ReplicateProgress } from './replicate-copy.js';
 import type { TableDirs } from './replicate-paths.js';
 import { rollbacksToRead, unmatchedInstants, type TimelineSide } from './replicate-plan.js';
@@ -61,7 +61,10 @@ export async function reconcile(source: Storage, target: Storage, mode: 'pull' |
   const s = src.timelines.data;
   const t = tgt.timelines.data;
   const sourceUndid = await undone(source, src, s, t);
-  const ahead = unmatchedInstants(t, s).filter((i) => i.state === 'COMPLETED' && !sourceUndid.has(i.requestedTime));
+  // Completed on the target but not (or not yet: a pull cut short copied its pending files) on the source.
+  const sourceCompleted = new Set(s.timeline.completed().map((i) => i.fileName));
+  const sourceStart = s.timeline.instants[0]?.requestedTime;
+  const ahead = t.timeline.completed().filter((i) => !sourceCompleted.has(i.fileName) && !sourceUndid.has(i.requestedTime) && (sourceStart === undefined || compareInstantTimes(i.requestedTime, sourceStart) >= 0));
   if (ahead.length === 0) {
     return mode === 'rebase' ? { direction: 'push', copy: await push(source, target, copyOptions), replayed: [] } : { direction: 'none', copy: EMPTY, replayed: [] };
   }
