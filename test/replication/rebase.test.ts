@@ -98,3 +98,27 @@ describe.each(SHAPES)('rebase $type v$version', (shape) => {
     expect((await replicate(local, remote, { mode: 'rebase' })).direction).toBe('push');
   });
 });
+
+describe('rebase: the extraMetadata write option its tags ride on', () => {
+  test('entries land in the commit metadata; `schema` or a non-string value → INVALID_ARGUMENT', async () => {
+    const storage = memoryStorage();
+    const table = await makeTable(storage, { type: 'COPY_ON_WRITE', version: 6 });
+    const r = await table.upsert([row('z', 'x', 1, 1)], { ...QUIET, extraMetadata: { 'my.key': 'v' } });
+    const md = await table.commitMetadata(r.instant);
+    expect(md.extraMetadata['my.key']).toBe('v');
+    expect(typeof md.extraMetadata.schema).toBe('string');
+    expect((await failure(table.upsert([row('z', 'x', 2, 2)], { ...QUIET, extraMetadata: { schema: 'x' } }))).code).toBe('INVALID_ARGUMENT');
+    expect((await failure(table.upsert([row('z', 'x', 2, 2)], { ...QUIET, extraMetadata: { n: 1 as unknown as string } }))).code).toBe('INVALID_ARGUMENT');
+  });
+
+  test('a replacing write among the unpublished ones → UNSUPPORTED naming it, nothing written on the target', async () => {
+    const { local, remote } = await fork({ type: 'COPY_ON_WRITE', version: 6 });
+    await (await openTable(remote)).upsert([row('e', 'y', 1, 5)], QUIET);
+    const over = await (await openTable(local)).insertOverwrite([row('q', 'x', 1, 1)], QUIET);
+    const before = await replicatedTree(remote);
+    const err = await failure(replicate(local, remote, { mode: 'rebase', write: QUIET }));
+    expect(err.code).toBe('UNSUPPORTED');
+    expect(err.message).toContain(over.instant);
+    expect(treeDifferences(before, await replicatedTree(remote))).toEqual([]);
+  });
+});
