@@ -2,12 +2,14 @@
 // profile): on OPFS, IndexedDB and the loopback S3 server the tests start, a merge-on-read table gets 10k
 // generated rows, 1k updates and 100 deletes, every query type is checked (demo-flow.ts), it is compacted,
 // the page reloads and finds the data intact; with the network off the page reloads from its service worker
-// and keeps working. Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
+// and keeps working; a fixture zip and a CSV file are imported, a table exported and imported again (OPFS).
+// Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
 // write to reports/longtasks.json (reported, not asserted).
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateInUi, shownCount } from '../web/demo-browser.js';
 import { builtDemo, DOCS_SCREENSHOTS, openBuiltPage, reportLongTasks } from './built-demo.js';
+import { dataInOut } from './demo-data-flow.js';
 import { demoFlow, reopen } from './demo-flow.js';
 
 const demo = builtDemo();
@@ -72,6 +74,8 @@ describe('the built demo, end to end', () => {
       await generateInUi(page, 100, { updates: 0, seed: 21 });
       expect(await shownCount(page)).toBe(count + 100);
     });
+    // Data in and out (back online): a fixture table zip and a CSV imported, a table exported and imported again.
+    await dataInOut(page, `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`);
     expect(demo.errors).toEqual([]);
     await page.close();
   });
