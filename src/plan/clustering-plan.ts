@@ -7,7 +7,8 @@
 // table services record them). The Avro form of the plan is timeline/clustering-plan-avro.ts.
 import { invalidArgument } from '../errors.js';
 import { fileGroupKey } from '../file-group/file-slice.js';
-import { MAX_LAYOUT_COLUMNS, type LayoutStrategy } from './layout-sort.js';
+import { MAX_LAYOUT_COLUMNS } from './layout-keys.js';
+import type { LayoutStrategy } from './layout-sort.js';
 
 /** What a clustering selects and how it lays the data out (Hudi's `hoodie.clustering.plan.strategy.*`). */
 export interface ClusteringOptions {

@@ -6,6 +6,9 @@ import { invalidArgument } from '../errors.js';
 /** Bytes in one column's curve key, as in Hudi. */
 export const KEY_BYTES = 8;
 
+/** Most columns a curve sort takes (Hudi's limit for z-order/hilbert). */
+export const MAX_LAYOUT_COLUMNS = 4;
+
 const utf8 = new TextEncoder();
 
 /** The 8-byte order-preserving key of one sort value: a < b implies key(a) <= key(b) (strictly for numbers). */

@@ -9,14 +9,14 @@
 import { invalidArgument } from '../errors.js';
 import { sortKeys as jsSortKeys } from '../kernels/js/sort.js';
 import type { PackedKeys } from '../kernels/kernels.js';
-import { compareBytes, KEY_BYTES, orderKey } from './layout-keys.js';
+import { compareBytes, KEY_BYTES, MAX_LAYOUT_COLUMNS, orderKey } from './layout-keys.js';
 import { packLayoutKeys } from './layout-sort-keys.js';
 
 /** Hudi's layout optimisation strategies. */
 export type LayoutStrategy = 'linear' | 'z-order' | 'hilbert';
 
-/** Most columns a curve sort takes (Hudi's limit for z-order/hilbert). */
-export const MAX_LAYOUT_COLUMNS = 4;
+/** Most columns a curve sort takes (Hudi's limit for z-order/hilbert); defined with the keys, so planners need not load the sort. */
+export { MAX_LAYOUT_COLUMNS } from './layout-keys.js';
 
 /** Parses a strategy name as Hudi spells it (case-insensitive); anything else is INVALID_ARGUMENT. */
 export function parseLayoutStrategy(name: string): LayoutStrategy {
