@@ -39,10 +39,10 @@ const LAZY_UNUSED: { name: string; facade: RegExp }[] = [
   { name: 'schema-history', facade: /src\/table\/schema-history\.ts$/ },
   // The timestamp key generator's date formatting (keygen/timestamp-key-generator.ts): loaded only for tables that use it.
   { name: 'timestamp-keygen', facade: /src\/keygen\/timestamp-key-generator\.ts$/ },
-  // CDC log files: the writer (engine/write/cdc-logger.ts) loads only on CDC-enabled tables, the reader
-  // (engine/read/cdc/cdc-files.ts) only for CDC queries over writes that logged .cdc files.
-  { name: 'cdc-logger', facade: /src\/engine\/write\/cdc-logger\.ts$/ },
-  { name: 'cdc-files', facade: /src\/engine\/read\/cdc\/cdc-files\.ts$/ },
+  // The change queries (table.changes / changeRows / changesArrow, table.history): table/record-changes.ts.
+  { name: 'record-changes', facade: /src\/table\/record-changes\.ts$/ },
+  // lakelet's own record index (.aux, RECORD_INDEX on tables without an MDT record index): loaded only by writes that use it.
+  { name: 'record-index', facade: /src\/engine\/write\/record-index\.ts$/ },
 ];
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -80,7 +80,7 @@ describe('bundle size', () => {
     }
     console.log(`bundle-size: openTable+rows+upsert on OPFS = ${kb(gzip)} gzip (${kb(minified)} minified, ${counted.size} chunks); lazy, not loaded: ${[...skipped].map(([n, b]) => `${n} ${kb(b)} gzip`).join(', ')}; WASM not counted`);
     // Arrow and the extra decompressors exist as lazy chunks, and nothing counted holds them.
-    expect([...skipped.keys()].sort()).toEqual(['arrow', 'catalog', 'cdc-files', 'cdc-logger', 'clustering', 'commit-callback', 'commit-event', 'hyparquet-compressors', 'metadata-table', 'schema-history', 'timestamp-keygen']);
+    expect([...skipped.keys()].sort()).toEqual(['arrow', 'catalog', 'clustering', 'commit-callback', 'commit-event', 'hyparquet-compressors', 'metadata-table', 'record-changes', 'record-index', 'schema-history', 'timestamp-keygen']);
     const countedModules = [...counted].flatMap((c) => Object.keys(c.modules));
     expect(countedModules.filter((m) => m.includes('node_modules/apache-arrow/') || m.includes('node_modules/hyparquet-compressors/'))).toEqual([]);
     expect(gzip).toBeLessThanOrEqual(LIMIT);

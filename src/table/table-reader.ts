@@ -20,10 +20,8 @@ import type { CommitListener, OnCommitOptions } from '../engine/commit/notificat
 import type { ChangeRecord } from '../engine/read/cdc/cdc-infer.js';
 // The CDC query is imported statically: as a lazy chunk it made the bundler split the shared read path into more
 // chunks, which weighed more than the query itself (test/bundle-size.test.ts).
-import { collectChanges, commitChanges, type ChangesOptions } from '../engine/read/cdc/cdc-query.js';
-import { collectChangesArrow } from '../engine/read/cdc/cdc-arrow.js';
+import type { ChangesOptions } from '../engine/read/cdc/cdc-query.js';
 // Static too: as a lazy chunk it split the shared read path into more chunks, weighing more (test/bundle-size.test.ts).
-import { recordHistory } from '../engine/read/history/record-history.js';
 
 /** The Arrow module, loaded on first use: apps that never ask for Arrow output never load (or bundle) it. */
 const loadArrow = () => import('../arrow/arrow.js');
@@ -160,19 +158,20 @@ export class TableReader {
    */
   async changes(options: ChangesOptions): Promise<ChangeRecord[]> {
     await this.ctx.catchUp();
-    return collectChanges(this.readState(options.listing), options);
+    return (await import('./record-changes.js')).collectChanges(this.readState(options.listing), options);
   }
 
   /** The changes of {@link changes}, streamed commit by commit (one commit's changes in memory at a time). */
   async *changeRows(options: ChangesOptions): AsyncGenerator<ChangeRecord> {
     await this.ctx.catchUp();
+    const { commitChanges } = await import('./record-changes.js');
     for await (const c of commitChanges(this.readState(options.listing), options)) yield* c.changes;
   }
 
   /** The changes of {@link changes} as an Arrow Table: op, ts_ms (int64), commit_time, before and after (structs). */
   async changesArrow(options: ChangesOptions): Promise<ArrowTable> {
     await this.ctx.catchUp();
-    return collectChangesArrow(this.readState(options.listing), options);
+    return (await import('./record-changes.js')).collectChangesArrow(this.readState(options.listing), options);
   }
 
   /**
@@ -183,7 +182,7 @@ export class TableReader {
    */
   async history(key: import('../types.js').RecordKeyInput, options: import('../types.js').HistoryOptions = {}): Promise<import('../types.js').RecordHistory> {
     await this.ctx.catchUp();
-    return recordHistory(this.readState(options.listing), key, options);
+    return (await import('./record-changes.js')).recordHistory(this.readState(options.listing), key, options);
   }
 
 }

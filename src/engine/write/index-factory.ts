@@ -4,7 +4,6 @@
 import type { IndexType } from '../../index/index-type.js';
 import { baseFileIndex } from './base-file-index.js';
 import { InMemoryIndex } from './in-memory-index.js';
-import { recordLevelIndex } from './record-index.js';
 import type { Index } from './tag.js';
 import { hasMetadataRecordIndex, metadataRecordLevelIndex } from './record-index-mdt.js';
 
@@ -14,9 +13,12 @@ import { hasMetadataRecordIndex, metadataRecordLevelIndex } from './record-index
  */
 const recordIndexForTable: Index = {
   type: 'RECORD_INDEX',
-  tag: (input) => (hasMetadataRecordIndex(input.state) ? metadataRecordLevelIndex : recordLevelIndex).tag(input),
-  update: (commit) => (hasMetadataRecordIndex(commit.state) ? metadataRecordLevelIndex : recordLevelIndex).update(commit),
+  tag: async (input) => (hasMetadataRecordIndex(input.state) ? metadataRecordLevelIndex : await lakeletRecordIndex()).tag(input),
+  update: async (commit) => (hasMetadataRecordIndex(commit.state) ? metadataRecordLevelIndex : await lakeletRecordIndex()).update(commit),
 };
+
+/** lakelet's own record index (`.aux`), loaded only by a write to a table that uses it. */
+const lakeletRecordIndex = async (): Promise<Index> => (await import('./record-index.js')).recordLevelIndex;
 
 /** The index of `type`; `inMemory` is the IN_MEMORY index to use (its map kept between writes). */
 export function createIndex(type: IndexType, inMemory?: InMemoryIndex): Index {

@@ -1,6 +1,7 @@
 // The copy-on-write merge handle: writes one bucket of a write (or one compacted slice) as a new base file.
 // The I/O half: read the old base file (and a compacted slice's logs), run the pure merge (merge/cow-merge.ts,
 // merge/slice-merge.ts) inline or on the worker pool, write the marker and the new file, build its write stat.
+import { writeCdcLog } from './cdc-logger.js';
 import { microsToWire } from '../../schema/timestamp-micros.js';
 import type { BaseFile } from '../../file-group/file-slice.js';
 import { baseFileName } from '../../file-group/file-names.js';
@@ -86,7 +87,7 @@ export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult
   );
   // Hudi's HoodieMergeHandleWithChangeLog: a new file group's changes are inferred from its base file instead.
   if (cdc && base) {
-    const cdcStats = await (await import('./cdc-logger.js')).writeCdcLog({ storage, mode: cdc, instantTime: input.instantTime, partitionPath: input.partitionPath, fileId, writeToken: `${input.taskId}-0-0`, schema: input.schema, base, newPath: path, newBytes: merged.bytes });
+    const cdcStats = await writeCdcLog({ storage, mode: cdc, instantTime: input.instantTime, partitionPath: input.partitionPath, fileId, writeToken: `${input.taskId}-0-0`, schema: input.schema, base, newPath: path, newBytes: merged.bytes });
     if (cdcStats) stat.raw = { cdcStats };
   }
   return { stat, inserted: merged.inserted, updated: merged.updated, deleted: merged.deleted, keys: merged.keys };

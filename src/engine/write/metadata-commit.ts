@@ -13,7 +13,6 @@ import type { CompleteWriteHooks, InflightWrite } from '../commit/commit-protoco
 import { loadTableState } from '../context.js';
 import { loadTimeline, type TableState } from '../table-state.js';
 import type { WriteCommit } from './commit-write.js';
-import { recordIndexChanges } from './record-index.js';
 import { sliceKeyReaderFor, type CommittedWrite } from './tag.js';
 
 /** A write's record-index changes as the MDT's `record_index` takes them. */
@@ -26,6 +25,7 @@ export interface MetadataRecordIndexChanges {
 
 /** The MDT `record_index` changes of a write (the record-level index's own change set: inserts, moves, deletes, replaced groups' keys). */
 export async function metadataRecordIndexChanges(commit: CommittedWrite): Promise<MetadataRecordIndexChanges> {
+  const { recordIndexChanges } = await import('./record-index.js');
   const changes = await recordIndexChanges(commit, sliceKeyReaderFor(commit.state, commit.merge.orderingFields, commit.merge.orderingKinds));
   // Hudi's record index is global: one location per key. A non-global index (or a non-deduplicating insert)
   // that puts one key into two file groups in one write cannot be indexed (Java rejects it too).

@@ -15,6 +15,7 @@ import type { ReadOptions } from '../query.js';
 import { incrementalWindow, type WindowWrite } from '../incremental-window.js';
 import { GroupImages, type GroupRef, type TimelinePoint } from './cdc-group-images.js';
 import { inferGroupChanges, type ChangeRecord, type Row } from './cdc-infer.js';
+import * as cdcFilesModule from './cdc-files.js'; // static: as a lazy chunk it split the shared read path into more chunks (bundle-size test)
 import type { CdcFileRecords, CdcSource } from './cdc-files.js';
 
 /** Options of a CDC query: the changes of the writes in `(from, to]` (bounds as for incremental queries). */
@@ -122,7 +123,7 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
     // The groups whose changes the write's .cdc files hold (AS_IS); a DATA_BEFORE_AFTER file needs no images.
     const cdc = new Map<string, { paths: string[]; records: CdcFileRecords }>();
     // The .cdc reader loads only for writes that name .cdc files (or when `files` must check that they do).
-    const files = source === 'files' || (source === 'auto' && namesCdcFiles(metadata)) ? await import('./cdc-files.js') : undefined;
+    const files = source === 'files' || (source === 'auto' && namesCdcFiles(metadata)) ? cdcFilesModule : undefined;
     if (files) for (const [key, paths] of files.cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await files.readCdcFiles(state.storage, paths) });
     const imaged = groups.filter((g) => cdc.get(fileGroupKey(g.partitionPath, g.fileId))?.records.mode !== 'DATA_BEFORE_AFTER');
     const missing = imaged.filter((g) => !cache.has(fileGroupKey(g.partitionPath, g.fileId)));
