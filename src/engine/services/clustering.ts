@@ -10,7 +10,7 @@ import { avroSchemaJson } from '../../format/avro/schema.js';
 import { planClustering, SORT_AND_SIZE_EXECUTION_STRATEGY, type ClusteringOptions, type ClusteringPlan, type ClusteringSliceInput } from '../../plan/clustering-plan.js';
 import { withoutMetaFields } from '../../schema/table-schema.js';
 import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
-import { clusteringPlanFromAvro, clusteringRequestedBytes } from '../../timeline/clustering-plan-avro.js';
+import { clusteringPlanFromAvro, clusteringRequestedBytes, tableBaseUri } from '../../timeline/clustering-plan-avro.js';
 import { WRITE_ACTIONS } from '../../timeline/instant.js';
 import { systemClock } from '../clock.js';
 import { withCommitLock } from '../commit/commit-lock.js';
@@ -77,7 +77,9 @@ export async function scheduleClustering(ctx: EngineContext, options: Clustering
     const uncommitted = new Set<string>();
     for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
     const excluded = new Set([...(await pendingCompactionGroups(state)).keys(), ...(await pendingClusteringGroups(state)).keys()]);
-    const plan = planClustering(await candidates(state, uncommitted), excluded, options);
+    // Slice paths absolute under the table's URI where the store has one (node-fs, S3), as Spark writes them.
+    const uri = options.basePath === undefined ? tableBaseUri(storage.label) : undefined;
+    const plan = planClustering(await candidates(state, uncommitted), excluded, uri === undefined ? options : { ...options, basePath: uri });
     if (!plan) return undefined;
     for (const w of pendingWrites) {
       if (await heartbeatExpired(storage, w.requestedTime, timeoutMs, clock)) continue;
