@@ -2,7 +2,7 @@
 // one upsert and, when the batch has deletes, one delete; random deletes; the record count of the latest
 // snapshot, which the generator's updates and deletes pick from. Writes run in lakelet's worker pool (its
 // default in browsers), show progress by phase, can be cancelled until they commit, and end with a summary.
-import { LakeletError, type Table, type WriteOptions, type WriteProgress, type WriteResult } from '../src/index.js';
+import { type Table, type WriteOptions, type WriteProgress, type WriteResult } from '../src/index.js';
 import { generate, mixSeed, plan, type GeneratorSpec } from './generator.js';
 import { Operations, type OperationOutcome } from './operations.js';
 import { byId, plural } from './page.js';
@@ -107,12 +107,12 @@ export class WritePanel {
   private generate(): Promise<void> {
     const spec = this.spec();
     const started = performance.now();
-    return this.write('upsert', async (t, onProgress) => {
+    return this.write('upsert', async (t, control) => {
       // The table's state is part of the seed: the same seed twice in a row gives new keys, not the same ones again.
       const seeded = { ...spec, seed: mixSeed(spec.seed, t.timeline.length) };
       const fields = (await t.avroSchema()).fields.map((f) => f.name).filter((n) => !n.startsWith('_hoodie_'));
       const batch = generate(seeded, fields, this.existing, Math.max(Date.now(), this.maxTs + 1));
-      const options = { ...this.writeOptions(t), onProgress };
+      const options = { ...this.writeOptions(t), ...control };
       const { inserts, updates, deletes } = plan(spec, this.existing.length);
       const out: OperationOutcome[] = [];
       const u = await t.upsert(batch.upserts, options);
@@ -144,34 +144,33 @@ export class WritePanel {
 
   private deleteRandom(): Promise<void> {
     const n = Math.floor(this.number(this.ui.deleteCount, 10, MAX_ROWS)) || 1;
-    return this.write('delete', async (t, onProgress) => {
+    return this.write('delete', async (t, control) => {
       const batch = generate({ count: n, updateShare: 0, deleteShare: 1, distribution: 'uniform', seed: mixSeed(Date.now(), n) }, [], this.existing, 0);
-      const r = await t.delete(batch.deletes, { ...this.writeOptions(t), onProgress });
+      const r = await t.delete(batch.deletes, { ...this.writeOptions(t), ...control });
       return { instant: r.instant, stats: r.stats, details: `${plural(batch.deletes.length, 'random key')}` };
     });
   }
 
   /**
    * Run a write through the operations runner with a cancel switch, armed at once (a click on Cancel right
-   * after Generate counts). Cancelling makes the write's next progress report throw ABORTED: lakelet then
-   * discards the attempt (nothing of it stays on the table). Once the commit phase ends it can no longer be
-   * cancelled.
+   * after Generate counts): the write's `signal` option. An aborted write rejects ABORTED and lakelet discards
+   * its attempt (nothing of it stays on the table); once its commit is written it can no longer be cancelled.
    */
-  private async write(operation: string, op: (t: Table, onProgress: (p: WriteProgress) => void) => Promise<OperationOutcome | OperationOutcome[]>): Promise<void> {
+  private async write(operation: string, op: (t: Table, control: { onProgress: (p: WriteProgress) => void; signal: AbortSignal }) => Promise<OperationOutcome | OperationOutcome[]>): Promise<void> {
     if (!this.ops.table || this.ops.busy) return;
     const abort = new AbortController();
     this.abort = abort;
     this.ui.cancel.disabled = false;
     const onProgress = (p: WriteProgress) => {
-      if (abort.signal.aborted) throw new LakeletError('ABORTED', `${operation}: cancelled before its commit; nothing was written to the table`, { operation });
       if (p.phase === 'commit' && p.done === p.total) this.ui.cancel.disabled = true;
       this.ops.onProgress(p);
     };
     try {
-      await this.ops.run(operation, (t) => op(t, onProgress));
+      await this.ops.run(operation, (t) => op(t, { onProgress, signal: abort.signal }));
     } finally {
       if (this.abort === abort) this.abort = undefined;
       this.ui.cancel.disabled = true;
     }
   }
+
 }

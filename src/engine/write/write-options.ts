@@ -41,6 +41,12 @@ export interface WriteOptions extends Partial<FileSizing> {
   /** Called as the write advances. */
   onProgress?: (progress: WriteProgress) => void;
   /**
+   * Cancels the write until it commits: checked at each step the write reports progress for; an aborted signal
+   * makes the write reject `ABORTED` and discard its attempt, so nothing of it stays on the table. Once the
+   * commit is being written the signal no longer applies (the write completes).
+   */
+  signal?: AbortSignal;
+  /**
    * Merge-on-read compaction after writes: `inline` (default true) schedules and runs one when `deltaCommits`
    * (default 5) deltacommits accumulated since the last one, or the logs reach `logBytes`.
    */
@@ -200,7 +206,7 @@ export function resolveWriteOptions(...layers: (WriteOptions | undefined)[]): Re
     rowGroupRows: Math.floor(positive('rowGroupRows', o.rowGroupRows, 100_000)),
     bloomFilter: o.bloomFilter ?? {},
     schema: o.schema,
-    onProgress: o.onProgress ?? (() => undefined),
+    onProgress: cancellableProgress(o.onProgress ?? (() => undefined), o.signal),
     compaction: {
       inline: o.compaction?.inline ?? true,
       deltaCommits: Math.floor(positive('compaction.deltaCommits', o.compaction?.deltaCommits, 5)),
@@ -231,4 +237,15 @@ function checkExtraMetadata(extra: unknown): Readonly<Record<string, string>> {
     if (typeof v !== 'string' || k === 'schema') throw new LakeletError('INVALID_ARGUMENT', `write: extraMetadata.${k} ${k === 'schema' ? 'is the write schema and cannot be set' : `must be a string, got ${String(v)}`}`, { field: `extraMetadata.${k}`, value: v });
   }
   return { ...(extra as Record<string, string>) };
+}
+
+/** `onProgress`, throwing `ABORTED` first while `signal` is aborted (the commit's own last report aside). */
+function cancellableProgress(onProgress: (p: WriteProgress) => void, signal: AbortSignal | undefined): (p: WriteProgress) => void {
+  if (signal === undefined) return onProgress;
+  return (p) => {
+    if (signal.aborted && !(p.phase === 'commit' && p.done === p.total)) {
+      throw new LakeletError('ABORTED', `write: cancelled before its commit (${p.phase}); nothing was written to the table`, { phase: p.phase }, { cause: signal.reason });
+    }
+    onProgress(p);
+  };
 }
