@@ -10,6 +10,9 @@ import type { WorkerKernels } from '../worker/worker-api.js';
 
 let kernelBytes: Promise<WorkerKernels> | undefined;
 
+/** This module is the built one (dist/): `worker-entry-node.js` exists beside it. */
+const RUNS_FROM_BUILD = !import.meta.url.endsWith('.ts');
+
 /** The WASM kernels next to the kernels module (SIMD build when supported), or `'auto'` when unreadable. */
 function readKernelBytes(): Promise<WorkerKernels> {
   kernelBytes ??= (async () => {
@@ -43,8 +46,9 @@ export const nodeWorkerFactory: WorkerFactory = {
     };
   },
   defaultKernels: readKernelBytes,
-  // Node's main thread mostly waits on I/O while workers merge, so every core gets a worker (at most 4).
-  defaultSize: () => Math.min(availableParallelism(), 4),
+  // Node's main thread mostly waits on I/O while workers merge, so every core gets a worker (at most 4). Run from
+  // lakelet's TypeScript source (vitest, tsx) there is no built worker entry beside this module: no default pool.
+  defaultSize: () => (RUNS_FROM_BUILD ? Math.min(availableParallelism(), 4) : 0),
 };
 
 /** Makes pools without a factory of their own use Node worker_threads (`lakelet/node` calls this on import). */

@@ -47,11 +47,24 @@ afterAll(async () => {
 });
 
 describe('worker pool (Node worker_threads)', () => {
-  it('sizes itself to the cores (at most 4) in Node with lakelet/node, large tasks only, and validates sizes', () => {
+  it('sizes itself to the cores (at most 4) in Node with the built lakelet/node, large tasks only, and validates sizes', async () => {
     const cores = Math.min(availableParallelism(), 4);
-    expect(defaultWorkerCount()).toBe(cores);
+    // The built module (what dist/node/ holds, with worker-entry-node.js beside it) sizes the default pool to the cores…
+    await build({
+      input: join(root, 'src/node/worker-pool-node.ts'),
+      platform: 'node',
+      logLevel: 'silent',
+      resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+      output: { dir: join(dir, 'factory'), format: 'esm', entryFileNames: 'worker-pool-node.mjs' },
+    });
+    const built = (await import(pathToFileURL(join(dir, 'factory', 'worker-pool-node.mjs')).href)) as { nodeWorkerFactory: typeof nodeWorkerFactory };
+    expect(built.nodeWorkerFactory.defaultSize?.()).toBe(cores);
+    // …run from the TypeScript source (no built worker entry to start) there is no default pool: writes stay inline.
+    expect(defaultWorkerCount()).toBe(0);
     expect(createWorkerPool({ size: 0 }).size).toBe(0);
     expect(() => createWorkerPool({ size: -1 })).toThrow(LakeletError);
+    registerWorkerFactory({ ...nodeWorkerFactory, defaultSize: built.nodeWorkerFactory.defaultSize! });
+    expect(defaultWorkerCount()).toBe(cores);
     expect(resolveWriteOptions({})).toMatchObject({ workers: cores, poolInlineBelow: POOL_INLINE_BELOW });
     expect(resolveWriteOptions({}).pool).toBeUndefined();
     registerWorkerFactory(undefined);
