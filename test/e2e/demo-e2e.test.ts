@@ -38,6 +38,8 @@ async function connectIndexedDb(page: Page): Promise<void> {
  * `name`; then `more` (still offline). The network is back on after it, passed or failed.
  */
 async function offline(page: Page, name: string, count: number, connect: (page: Page) => Promise<void>, more?: () => Promise<void>): Promise<void> {
+  // Offline use needs this page served by the service worker (a new page may not be controlled yet).
+  await page.waitForSelector('body[data-offline="ready"]', { state: 'attached', timeout: 60_000 });
   await demo.context.setOffline(true);
   try {
     await page.reload();
