@@ -15,8 +15,7 @@ import type { ReadOptions } from '../query.js';
 import { incrementalWindow, type WindowWrite } from '../incremental-window.js';
 import { GroupImages, type GroupRef, type TimelinePoint } from './cdc-group-images.js';
 import { inferGroupChanges, type ChangeRecord, type Row } from './cdc-infer.js';
-import * as cdcFilesModule from './cdc-files.js'; // static: as a lazy chunk it split the shared read path into more chunks (bundle-size test)
-import type { CdcFileRecords, CdcSource } from './cdc-files.js';
+import { cdcFilesByGroup, changesFromCdcRecords, readCdcFiles, type CdcFileRecords, type CdcSource } from './cdc-files.js';
 
 /** Options of a CDC query: the changes of the writes in `(from, to]` (bounds as for incremental queries). */
 export interface ChangesOptions {
@@ -122,9 +121,9 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
     const prev = order.previous(instant);
     // The groups whose changes the write's .cdc files hold (AS_IS); a DATA_BEFORE_AFTER file needs no images.
     const cdc = new Map<string, { paths: string[]; records: CdcFileRecords }>();
-    // The .cdc reader loads only for writes that name .cdc files (or when `files` must check that they do).
-    const files = source === 'files' || (source === 'auto' && namesCdcFiles(metadata)) ? cdcFilesModule : undefined;
-    if (files) for (const [key, paths] of files.cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await files.readCdcFiles(state.storage, paths) });
+    // .cdc files are read for writes that name them (or when `files` must check that they do).
+    const readsFiles = source === 'files' || (source === 'auto' && namesCdcFiles(metadata));
+    if (readsFiles) for (const [key, paths] of cdcFilesByGroup(metadata, source === 'files')) cdc.set(key, { paths, records: await readCdcFiles(state.storage, paths) });
     const imaged = groups.filter((g) => cdc.get(fileGroupKey(g.partitionPath, g.fileId))?.records.mode !== 'DATA_BEFORE_AFTER');
     const missing = imaged.filter((g) => !cache.has(fileGroupKey(g.partitionPath, g.fileId)));
     const before = await images.rowsAt(prev ? order.after(prev) : 'empty', missing);
@@ -135,7 +134,7 @@ export async function* commitChanges(state: TableState, options: ChangesOptions)
       const now = after.get(key);
       const old = cache.get(key) ?? before.get(key);
       const logged = cdc.get(key);
-      changes.push(...(files && logged ? files.changesFromCdcRecords(logged.records, instant.requestedTime, old, now, logged.paths[0] as string) : inferGroupChanges(old ?? [], now ?? [], instant.requestedTime)));
+      changes.push(...(logged ? changesFromCdcRecords(logged.records, instant.requestedTime, old, now, logged.paths[0] as string) : inferGroupChanges(old ?? [], now ?? [], instant.requestedTime)));
       cached -= cache.get(key)?.length ?? 0;
       cache.delete(key);
       if (!now) continue; // not read: the next write reads its before-image
