@@ -40,6 +40,10 @@ export class StorePanel {
   private tables: StoredTable[] = [];
   /** The S3 settings of this tab (kept so switching stores and back needs no retyping). */
   private s3: S3Settings | undefined;
+  /** Counts connects: only the latest one's result is shown (the page's first OPFS connect may finish after a switch). */
+  private connects = 0;
+  /** Connects finished, stale ones included (the section's `data-settled`, for tests waiting on a superseded one). */
+  private settled = 0;
 
   constructor(private readonly host: StoreHost) {
     const { ui } = this;
@@ -88,7 +92,18 @@ export class StorePanel {
   async connect(): Promise<void> {
     const { ui } = this;
     const kind = ui.kind.value as StoreKind;
+    const attempt = ++this.connects;
     delete ui.section.dataset.listed;
+    try {
+      await this.list(kind, attempt);
+    } finally {
+      ui.section.dataset.settled = String(++this.settled);
+    }
+  }
+
+  /** List the tables of `kind` for connect number `attempt`; a superseded attempt changes nothing. */
+  private async list(kind: StoreKind, attempt: number): Promise<void> {
+    const { ui } = this;
     try {
       if (kind === 's3' && Object.entries(this.settings()).some(([k, v]) => k !== 'prefix' && k !== 'region' && v === '')) {
         throw new LakeletError('INVALID_ARGUMENT', 'S3: the endpoint, bucket, access key id and secret access key are needed', { field: 's3' });
@@ -96,6 +111,7 @@ export class StorePanel {
       if (kind === 'http' && !/^https?:\/\//.test(ui.httpUrl.value.trim())) throw new LakeletError('INVALID_ARGUMENT', 'HTTP: an http:// or https:// URL is needed', { field: 'url', value: ui.httpUrl.value });
       const store = this.make(kind);
       const tables = await store.list();
+      if (attempt !== this.connects) return; // a later connect (another store chosen meanwhile) wins
       this.store = store;
       this.tables = tables;
       if (kind === 's3') {
@@ -107,6 +123,7 @@ export class StorePanel {
       this.host.connected(store, tables);
       this.render();
     } catch (err) {
+      if (attempt !== this.connects) return;
       showError(err);
     }
     ui.section.dataset.listed = 'true';

@@ -167,6 +167,38 @@ describe('demo page: stores', () => {
     await page.close();
   });
 
+  it('a store chosen while the first OPFS listing still runs wins, whichever finishes last', { timeout: 200_000 }, async () => {
+    const first = await openPage();
+    await withLibrary(first.page, `async (l) => {
+      await l.createTable(l.opfsStorage('lakelet-demo/opfs_only'), { name: 'opfs_only', type: 'COPY_ON_WRITE', recordKey: 'uuid', orderingField: 'ts',
+        schema: { type: 'record', name: 'r', fields: [{ name: 'uuid', type: 'string' }, { name: 'ts', type: 'long' }] } });
+    }`, null);
+    await first.page.close();
+    // OPFS is held until the test lets it go: the page's own first connect (OPFS) hangs while IndexedDB is chosen.
+    const page = await demo.context.newPage();
+    const errors: Error[] = [];
+    page.on('pageerror', (e) => errors.push(e));
+    await page.addInitScript(() => {
+      const storage = navigator.storage;
+      const getDirectory = storage.getDirectory.bind(storage);
+      const w = window as unknown as { releaseOpfs?: () => void };
+      const held = new Promise<void>((resolve) => { w.releaseOpfs = resolve; });
+      storage.getDirectory = async () => { await held; return getDirectory(); };
+    });
+    await page.goto(demo.url);
+    await page.selectOption('#store-kind', 'indexeddb');
+    await page.waitForSelector('#tables[data-listed][data-store="indexeddb"][data-settled="1"]');
+    await page.evaluate(() => (window as unknown as { releaseOpfs: () => void }).releaseOpfs());
+    await page.waitForSelector('#tables[data-settled="2"]', { state: 'attached' });
+    // The late OPFS listing changed nothing: IndexedDB stays connected and listed, OPFS's table is not shown.
+    expect(await page.getAttribute('#tables', 'data-store')).toBe('indexeddb');
+    expect(await page.getAttribute('#tables', 'data-listed')).toBe('true');
+    expect(await page.locator('#tables-list tr[data-table="opfs_only"]').count()).toBe(0);
+    expect(await page.locator('#error').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('S3: connects with keys kept in the tab only, and runs the same flow on the bucket', { timeout: 400_000 }, async () => {
     const { page, errors } = await openPage();
     const s3 = { endpoint: inject('S3_URL'), prefix: `demo-${Date.now()}` };
