@@ -87,6 +87,7 @@ export interface TableRetention {
 export type { TableReader } from './table/table-reader.js';
 export type { SchemaHistoryEntry } from './table/schema-history.js';
 export type { ChangesOptions } from './engine/read/cdc/cdc-query.js';
+export type { CdcSource } from './engine/read/cdc/cdc-files.js';
 export type { ChangeOp, ChangeRecord } from './engine/read/cdc/cdc-infer.js';
 export type { HistoryEnd, HistoryOp, HistoryOptions, RecordHistory, RecordVersion } from './engine/read/history/record-history.js';
 export type { RecordKeyInput } from './engine/read/history/history-candidates.js';

@@ -1,5 +1,6 @@
 // `lakelet changes`: the CDC query from the command line on a table written to disk (insert, update, delete,
-// reinsert of a key), as JSON lines and CSV, range bounds, `earliest`, a Spark fixture zip, and the errors.
+// reinsert of a key), as JSON lines and CSV, range bounds, `earliest`, `--cdc-source`, a Spark fixture zip, and the
+// errors.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,23 @@ describe('lakelet changes', () => {
       expect(run.out).toBe('');
       expect(run.err).toMatch(/^lakelet: .*\n$/);
     }
+  });
+
+  test('--cdc-source: infer gives the default\'s changes; files refuses a rewritten base file with no .cdc file; a bad value is a usage error', async () => {
+    const auto = await runCli('changes', dir, '--from', 'earliest');
+    const infer = await runCli('changes', dir, '--from', 'earliest', '--cdc-source', 'infer');
+    expect(infer.code).toBe(0);
+    expect(infer.out).toBe(auto.out);
+    // The table has no CDC: the update of k1 rewrote its base file without a .cdc file.
+    const files = await runCli('changes', dir, '--from', 'earliest', '--cdc-source', 'files');
+    expect(files.code).toBe(2);
+    expect(files.out).toBe('');
+    expect(files.err).toMatch(/^lakelet: changes: .*\.parquet rewrote file group .* without a \.cdc log file.*\n$/);
+    // Before the update, the first commit's inserts need no .cdc file.
+    expect((await runCli('changes', dir, '--from', 'earliest', '--to', t[0]!, '--cdc-source', 'files')).code).toBe(0);
+    const bad = await runCli('changes', dir, '--from', 'earliest', '--cdc-source', 'spark');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--cdc-source must be one of auto, files, infer');
   });
 
   test('help', async () => {
