@@ -131,10 +131,14 @@ export class StorePanel {
 
   /** List the store's tables again (after a create or a write). */
   async refresh(): Promise<void> {
-    if (!this.store) return;
+    const store = this.store;
+    if (!store) return;
     try {
-      this.tables = await this.store.list();
+      const tables = await store.list();
+      if (store !== this.store) return; // another store was connected meanwhile: its own list stands
+      this.tables = tables;
     } catch (err) {
+      if (store !== this.store) return;
       showError(err);
     }
     this.render();
