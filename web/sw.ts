@@ -44,7 +44,10 @@ scope.addEventListener('fetch', (e) => {
   e.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // A navigation anywhere in the app (query strings included) is the app shell.
-    const hit = req.mode === 'navigate' ? await cache.match(shell) : await cache.match(req, { ignoreSearch: true });
+    // Vary is ignored: servers send `Vary: Origin` (vite preview does), and a module script's request carries
+    // an Origin header the install's cache.addAll requests did not, so every script would miss offline.
+    // The cache is per build and its file names are hashed, so the URL alone names the response.
+    const hit = req.mode === 'navigate' ? await cache.match(shell) : await cache.match(req, { ignoreSearch: true, ignoreVary: true });
     if (hit) return hit;
     const res = await fetch(req);
     if (res.ok && res.type === 'basic') await cache.put(req, res.clone());

@@ -2,8 +2,8 @@
 // profile): on OPFS, IndexedDB and the loopback S3 server the tests start, a merge-on-read table gets 10k
 // generated rows, 1k updates and 100 deletes, every query type is checked (demo-flow.ts), it is compacted,
 // the page reloads and finds the data intact; with the network off the page reloads from its service worker
-// and keeps working; a fixture zip and a CSV file are imported, a table exported and imported again (OPFS).
-// Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
+// and keeps working (a first visit too, from the install's precache alone); on every store a fixture zip and
+// a CSV file are imported, a table exported and imported again. Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
 // write to reports/longtasks.json (reported, not asserted).
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -34,24 +34,46 @@ async function connectIndexedDb(page: Page): Promise<void> {
 }
 
 /**
- * With the network off: reload (the service worker serves the app), `connect` the store again and reopen
- * `name`; then `more` (still offline). The network is back on after it, passed or failed.
+ * With the network off: reload (the service worker serves the app), then `then` (reconnect the store,
+ * reopen a table, write). The network is back on after it, passed or failed.
  */
-async function offline(page: Page, name: string, count: number, connect: (page: Page) => Promise<void>, more?: () => Promise<void>): Promise<void> {
+async function offline(page: Page, then: (page: Page) => Promise<void>): Promise<void> {
   // Offline use needs this page served by the service worker (a new page may not be controlled yet).
   await page.waitForSelector('body[data-offline="ready"]', { state: 'attached', timeout: 60_000 });
   await demo.context.setOffline(true);
   try {
     await page.reload();
-    await connect(page);
-    expect(await reopen(page, name)).toBe(count);
-    await more?.();
+    await then(page);
   } finally {
     await demo.context.setOffline(false);
   }
 }
 
+/** Offline: reconnect with `connect` and find `name` with `count` rows, then `more` (still offline). */
+const reopenOffline = (page: Page, name: string, count: number, connect: (page: Page) => Promise<void>, more?: () => Promise<void>) =>
+  offline(page, async (p) => {
+    await connect(p);
+    expect(await reopen(p, name)).toBe(count);
+    await more?.();
+  });
+
 describe('the built demo, end to end', () => {
+  it('a first visit works offline once the service worker is ready: the reload runs from the cache alone', { timeout: 120_000 }, async () => {
+    // Fresh profile, first page: its own scripts came from the network, so only the install's precache can
+    // serve them offline (vite preview sends `Vary: Origin`; module script requests carry an Origin header).
+    const page = await openBuiltPage(demo);
+    await page.waitForSelector('body[data-offline="ready"]', { state: 'attached', timeout: 60_000 });
+    const failed: string[] = [];
+    page.on('requestfailed', (r) => failed.push(r.url()));
+    await offline(page, async (p) => {
+      await p.waitForSelector('body[data-state="empty"] #tables[data-listed][data-store="opfs"]');
+      await connectIndexedDb(p);
+    });
+    expect(failed).toEqual([]);
+    expect(demo.errors).toEqual([]);
+    await page.close();
+  });
+
   it('OPFS: the flow, a reload, and offline use from the service worker', { timeout: 300_000 }, async () => {
     const page = await openBuiltPage(demo);
     // The service worker took control: the app shell and its WASM are cached.
@@ -72,7 +94,7 @@ describe('the built demo, end to end', () => {
     expect(await reopen(page, 'trips_e2e')).toBe(count);
 
     // Offline: the page reloads from the cache and keeps reading and writing the table in OPFS.
-    await offline(page, 'trips_e2e', count, (p) => p.waitForSelector('#tables[data-listed]').then(() => undefined), async () => {
+    await reopenOffline(page, 'trips_e2e', count, (p) => p.waitForSelector('#tables[data-listed]').then(() => undefined), async () => {
       await generateInUi(page, 100, { updates: 0, seed: 21 });
       expect(await shownCount(page)).toBe(count + 100);
     });
@@ -82,16 +104,17 @@ describe('the built demo, end to end', () => {
     await page.close();
   });
 
-  it('IndexedDB: the flow, a reload, and offline use', { timeout: 300_000 }, async () => {
+  it('IndexedDB: the flow, a reload, offline use, and data in and out', { timeout: 300_000 }, async () => {
     const page = await openBuiltPage(demo);
     await connectIndexedDb(page);
     const { count } = await demoFlow(page, 'indexeddb', 'trips_idb');
-    await offline(page, 'trips_idb', count, connectIndexedDb);
+    await reopenOffline(page, 'trips_idb', count, connectIndexedDb);
+    await dataInOut(page, `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`);
     expect(demo.errors).toEqual([]);
     await page.close();
   });
 
-  it('S3 (the loopback server): the flow, and the data intact after a reload', { timeout: 300_000 }, async () => {
+  it('S3 (the loopback server): the flow, the data intact after a reload, and data in and out', { timeout: 300_000 }, async () => {
     const page = await openBuiltPage(demo);
     const prefix = `e2e-${Date.now()}`;
     await connectS3(page, prefix);
@@ -100,6 +123,7 @@ describe('the built demo, end to end', () => {
     await page.waitForSelector('#tables[data-listed]');
     await connectS3(page, prefix); // the keys were the tab's only: a reload forgets them
     expect(await reopen(page, 'trips_s3')).toBe(count);
+    await dataInOut(page, `${inject('FIXTURES_DIR')}/sample_table/cow/v6_nonpartitioned.zip`);
     expect(demo.errors).toEqual([]);
     await page.close();
   });
