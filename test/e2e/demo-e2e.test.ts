@@ -3,8 +3,8 @@
 // generated rows, 1k updates and 100 deletes, every query type is checked (demo-flow.ts), it is compacted,
 // the page reloads and finds the data intact; with the network off the page reloads from its service worker
 // and keeps working (a first visit too, from the install's precache alone); on every store a fixture zip and
-// a CSV file are imported, a table exported and imported again. Screenshots of every main view go to reports/screenshots/, the long tasks of the 10k
-// write to reports/longtasks.json (reported, not asserted).
+// a CSV file are imported, a table exported and imported again. Screenshots of every main view go to
+// reports/screenshots/, the long tasks of the 10k write to reports/longtasks.json (reported, not asserted).
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { generateInUi, shownCount } from '../web/demo-browser.js';
