@@ -67,8 +67,8 @@ function windowStart(source: Table, first: Instant): string {
   return start;
 }
 
-/** The tags of the replayed commits among the target's completed writes `candidates`. */
-async function replayedTags(target: Table, candidates: readonly Instant[]): Promise<Set<string>> {
+/** The tags of the replayed commits among the target's completed writes `candidates` (a source instant's completed file name, `:delete` appended for its deletes). */
+export async function replayedTags(target: Table, candidates: readonly Instant[]): Promise<Set<string>> {
   const tags = new Set<string>();
   for (const i of candidates) {
     if (i.state !== 'COMPLETED') continue;

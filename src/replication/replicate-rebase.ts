@@ -12,7 +12,8 @@ import type { TableDirs } from './replicate-paths.js';
 import { rollbacksToRead, unmatchedInstants, type TimelineSide } from './replicate-plan.js';
 import { checkSameTable, push, viewOf, type PushResult, type StoreView } from './replicate-push.js';
 import { rolledBackTimes } from './replicate-rolled-back.js';
-import { replayWrites, type ReplayedWrite } from './replay-writes.js';
+import { checkNoLiveInstants, type LivenessOptions } from './live-instants.js';
+import { replayedTags, replayWrites, type ReplayedWrite } from './replay-writes.js';
 
 /** What a pull or rebase did. */
 export interface ReconcileResult {
@@ -23,8 +24,8 @@ export interface ReconcileResult {
   replayed: ReplayedWrite[];
 }
 
-/** Options of a pull or rebase. */
-export interface ReconcileOptions {
+/** Options of a pull or rebase (`heartbeatTimeoutMs`, `clock`: how a local write in progress is told from a failed one). */
+export interface ReconcileOptions extends LivenessOptions {
   onProgress?: (progress: ReplicateProgress) => void;
   signal?: AbortSignal;
   /** Options of the replayed writes on the target (default `retryOnConflict: 3` over the target's defaults). */
@@ -70,11 +71,16 @@ export async function reconcile(source: Storage, target: Storage, mode: 'pull' |
   }
   const targetUndid = await undone(target, tgt, t, s);
   const tail = unmatchedInstants(s, t);
+  const targetOnly = unmatchedInstants(t, s);
+  // A local write still in progress would be taken back with the tail: refuse before changing anything.
+  // A replay's tag is the source instant's completed file name (`<requested>.<action>`, `<requested>_<completion>.<action>` on layout 2).
+  const replayedTimes = async () => new Set([...(await replayedTags(await openTable(target), targetOnly))].map((tag) => /^\d+/.exec(tag)?.[0] ?? tag));
+  await checkNoLiveInstants(source, tail, replayedTimes, options);
   const unpublished = tail.filter((i) => i.state === 'COMPLETED' && WRITE_ACTIONS.has(i.action) && !targetUndid.has(i.requestedTime));
   let replay: { writes: number; replayed: ReplayedWrite[] } = { writes: 0, replayed: [] };
   if (unpublished.length > 0) {
     ctx.checkAborted();
-    replay = await replayWrites(await openTable(source), await openTable(target), unpublished, unmatchedInstants(t, s), options.write);
+    replay = await replayWrites(await openTable(source), await openTable(target), unpublished, targetOnly, options.write);
   }
   // Every replay is committed: the source's diverged tail (as listed, data and metadata table) gives way to the target's timeline.
   const sm = src.timelines.metadata;

@@ -3,6 +3,7 @@
 // replays the source's unpublished writes on a target that diverged, then pulls (replicate-rebase.ts).
 import { unsupported } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
+import type { Clock } from '../engine/clock.js';
 import type { WriteOptions } from '../engine/write/write-options.js';
 import type { ReplicateProgress } from './replicate-copy.js';
 import { push, type PushResult } from './replicate-push.js';
@@ -26,6 +27,14 @@ export interface ReplicateOptions {
   mode?: ReplicateMode;
   /** Options of a rebase's replayed writes on the target (default `retryOnConflict: 3` over the target's write defaults). */
   write?: WriteOptions;
+  /**
+   * Pull and rebase: a pending local instant whose writer beat within this long is a write in progress, and
+   * the run refuses with `CONFLICT` rather than take it back (default 60 s, as writers judge failed writes; 0:
+   * every pending local instant is a failed write — single-writer use).
+   */
+  heartbeatTimeoutMs?: number;
+  /** Pull and rebase: the time source heartbeats are judged by (default: system). */
+  clock?: Clock;
 }
 
 /** What {@link replicate} did. The copy fields describe the copy into the target (push) or into the source (pull, rebase). */
@@ -46,14 +55,16 @@ const MODES: readonly ReplicateMode[] = ['push', 'pull', 'rebase'];
  * stops it with `CONFLICT` naming the first diverging instant — unless `mode` is `rebase` or `pull`: then the
  * source's unpublished writes are replayed as new commits on top of the target's through the normal write path
  * (its conflict check and retries; conflicting updates resolved by the ordering field), and the source is
- * made equal to the target (its diverged tail taken back, the target's instants copied in). Resumable and
- * idempotent after a crash or lost connection at any point.
+ * made equal to the target (its diverged tail taken back, the target's instants copied in) — refused with
+ * `CONFLICT` while a local write or service of that tail is still in progress. Resumable and idempotent after a
+ * crash or lost connection at any point.
  */
 export async function replicate(source: Storage, target: Storage, options: ReplicateOptions = {}): Promise<ReplicateResult> {
   const mode = options.mode ?? 'push';
   if (!MODES.includes(mode)) throw unsupported(`replicate: mode ${JSON.stringify(mode)} is not supported (push, pull or rebase)`, { value: mode });
   const copy = { ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   if (mode === 'push') return { ...(await push(source, target, copy)), direction: 'push', replayed: [] };
-  const r = await reconcile(source, target, mode, { ...copy, ...(options.write ? { write: options.write } : {}) });
+  const liveness = { ...(options.heartbeatTimeoutMs !== undefined ? { heartbeatTimeoutMs: options.heartbeatTimeoutMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
+  const r = await reconcile(source, target, mode, { ...copy, ...liveness, ...(options.write ? { write: options.write } : {}) });
   return { ...r.copy, direction: r.direction, replayed: r.replayed };
 }
