@@ -1,6 +1,7 @@
 // `node bench/kernels/compress.mjs`: page compression throughput in Node on 1 MiB pages (text-like strings,
-// PLAIN int64s, random bytes): snappy — lakelet JS, lakelet WASM (scalar, SIMD), hyparquet-writer's JS — and
-// gzip level 1 — fflate vs node:zlib. Prints MB/s (medians) and compressed sizes; `--json` for the figures.
+// PLAIN int64s, random bytes): snappy — lakelet JS, lakelet WASM (scalar, SIMD) — and gzip level 1 — fflate vs
+// node:zlib. (hyparquet-writer's snappy is reachable only through its internal src/ files, which lakelet no
+// longer imports anywhere, so it is not a peer here.) Prints MB/s (medians) and compressed sizes; `--json` for the figures.
 // Options: --runs N (default 15). Compiles src/kernels + src/format/compress into bench/kernels/.build first.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -8,7 +9,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync as zlibGzip } from 'node:zlib';
 import { gzipSync as fflateGzip } from 'fflate';
-import { snappyCompress as hyparquetWriterSnappy } from 'hyparquet-writer/src/snappy.js';
 import { snappyUncompress } from 'hyparquet';
 import { median } from './cases.mjs';
 
@@ -73,7 +73,6 @@ const impls = {
   'snappy lakelet JS': snappyCompressJs,
   'snappy lakelet WASM scalar': (b) => scalar.snappyCompress(b),
   'snappy lakelet WASM simd': (b) => simd.snappyCompress(b),
-  'snappy hyparquet-writer JS': hyparquetWriterSnappy,
   'gzip-1 fflate': (b) => fflateGzip(b, { level: 1, mtime: 0 }),
   'gzip-1 node:zlib': (b) => zlibGzip(b, { level: 1 }),
 };
