@@ -28,6 +28,7 @@ export type { ArchivalOptions } from './plan/archival-plan.js';
 export type { CompactionResult } from './engine/services/compaction.js';
 export type { ClusteringResult } from './engine/services/clustering.js';
 export type { ClusterOptions } from './table/clustering.js';
+export type { CompactionPlanOptions, PlannedClean, PlannedCompaction, PlannedCompactionSlice } from './table/service-plans.js';
 export type { ClusteringOptions } from './plan/clustering-plan.js';
 export type { SavepointOptions, SavepointResult } from './engine/services/savepoint.js';
 export type { RestoreResult } from './engine/services/restore.js';

@@ -25,6 +25,7 @@ import type { TableReadDefaults } from '../engine/context.js';
 import { TableReader } from './table-reader.js';
 import { clusterTable, type ClusterOptions } from './clustering.js';
 import type { ClusteringResult } from '../engine/services/clustering.js';
+import { cleanPlan, compactionPlan, type CompactionPlanOptions, type PlannedClean, type PlannedCompaction } from './service-plans.js';
 
 /**
  * An open Hudi table: `openTable` (table/open.ts) opens one, `createTable` makes one. The table reflects the timeline as it was when
@@ -151,13 +152,36 @@ export class Table extends TableReader {
   }
 
   /**
+   * Dry run of {@link compact}: the file slices the next `compact(options)` would compact — those of pending
+   * compaction plans (with their instant) and those of the plan it would schedule now, made by the same planner
+   * with the table's compaction trigger (`force` defaults to true, as `compact()`'s), leaving out groups of
+   * pending compactions and clusterings and logs of pending writes (listed in `pendingWrites`: a live one
+   * makes `compact()` throw `CONFLICT`). Reads the table afresh; writes nothing and takes no lock. A
+   * copy-on-write table → `UNSUPPORTED`, as `compact()`.
+   */
+  async compactionPlan(options: CompactionPlanOptions = {}): Promise<PlannedCompaction> {
+    return compactionPlan(this.ctx, options);
+  }
+
+  /**
+   * Dry run of {@link clean}: the files the next `clean(options)` would delete, per partition — those of
+   * interrupted cleans it finishes first and those of the plan it would make now (the same planner and inputs:
+   * the table's clean defaults merged with `options`, savepoints, replaced file groups, pending compactions).
+   * Orphan files (temp files of crashed writes) that a clean also removes are not listed. Reads the table
+   * afresh; writes nothing and takes no lock.
+   */
+  async cleanPlan(options: CleanOptions = {}): Promise<PlannedClean> {
+    return cleanPlan(this.ctx, options);
+  }
+
+  /**
    * Cluster the table now (Hudi's clustering): schedule a plan of its small file groups (`smallFileLimitBytes`,
    * per partition up to `maxBytesPerGroup`), rewrite them sorted by `sortColumns` (`layout` linear, z-order or
    * hilbert) into new file groups of about `targetFileSizeBytes`, and complete a replacecommit; pending
    * clusterings run too. With a live pending write this throws `CONFLICT` and nothing changes; so it does when
    * the plan it scheduled cannot complete (another runner holds it, a write changed its groups meanwhile), which
    * then stays pending for the next run. Returns the newest clustering's result, or undefined when there was
-   * nothing to cluster. The code loads on first use.
+   * nothing to cluster.
    */
   async cluster(options: ClusterOptions = {}): Promise<ClusteringResult | undefined> {
     return clusterTable(this.ctx, options);

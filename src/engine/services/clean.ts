@@ -7,7 +7,8 @@
 import { LakeletError } from '../../errors.js';
 import { baseName, instantFilePath, partitionMetadataPath } from '../../layout.js';
 import type { ReplaceRecord } from '../../file-group/file-system-view.js';
-import { planClean, type CleanPlanOptions, type PendingCompactionSlice } from '../../plan/clean-plan.js';
+import { planClean, type CleanPlanOptions, type CleanPlanResult, type PendingCompactionSlice } from '../../plan/clean-plan.js';
+import type { Instant } from '../../timeline/instant.js';
 import { parseCleanerPlan, serializeCleanerPlan, serializeCleanMetadata, type CleanerPlan, type CleaningPolicy, type CleanPartitionMetadata } from '../../timeline/clean-metadata.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -125,18 +126,38 @@ async function executeClean(state: TableState, instant: string, plan: CleanerPla
 
 /** Finish cleans a crash interrupted (requested or inflight) on the timeline of `state`: re-run their plans. */
 export async function finishPendingCleans(state: TableState, timing: { clock?: Clock; heartbeatTimeoutMs?: number } = {}): Promise<CleanResult[]> {
-  const { storage } = state;
   const out: CleanResult[] = [];
-  for (const pending of state.timeline.pending()) {
-    if (pending.action !== 'clean') continue;
-    const transition = instantTransition(storage, state.config, pending.requestedTime, 'clean');
-    const requested = transition.path('REQUESTED');
-    const bytes = await storage.read(requested);
-    const plan = parseCleanerPlan(bytes, requested);
-    if (pending.state === 'REQUESTED') await transition.markInflight(bytes);
-    out.push(await executeClean(state, pending.requestedTime, plan, Date.now(), timing));
+  for (const { instant, bytes, plan } of await pendingCleans(state)) {
+    const transition = instantTransition(state.storage, state.config, instant.requestedTime, 'clean');
+    if (instant.state === 'REQUESTED') await transition.markInflight(bytes);
+    out.push(await executeClean(state, instant.requestedTime, plan, Date.now(), timing));
   }
   return out;
+}
+
+/** The cleans pending on the timeline of `state` (a crash interrupted them), oldest first, with their plans. Reads only. */
+export async function pendingCleans(state: TableState): Promise<{ instant: Instant; bytes: Uint8Array; plan: CleanerPlan }[]> {
+  const out: { instant: Instant; bytes: Uint8Array; plan: CleanerPlan }[] = [];
+  for (const instant of state.timeline.pending()) {
+    if (instant.action !== 'clean') continue;
+    const requested = instantTransition(state.storage, state.config, instant.requestedTime, 'clean').path('REQUESTED');
+    const bytes = await state.storage.read(requested);
+    out.push({ instant, bytes, plan: parseCleanerPlan(bytes, requested) });
+  }
+  return out;
+}
+
+/**
+ * The clean {@link clean} plans on `state` at `now` (and `Table.cleanPlan` shows without running it): the
+ * policy and retention of `options` over the file-system view, with the savepointed files, the completed
+ * replacecommits' groups and the slices pending compactions start from kept as the planner needs. Reads only.
+ */
+export async function cleanPlanOf(state: TableState, options: CleanOptions, now: Date): Promise<CleanPlanResult> {
+  const planOptions: CleanPlanOptions = { policy: options.policy ?? 'KEEP_LATEST_COMMITS', now };
+  if (options.retainCommits !== undefined) planOptions.retainCommits = options.retainCommits;
+  if (options.retainFileVersions !== undefined) planOptions.retainFileVersions = options.retainFileVersions;
+  if (options.retainHours !== undefined) planOptions.retainHours = options.retainHours;
+  return planClean(await state.fileSystemView(), state.timeline, planOptions, await savepointedFiles(state), await replaceRecords(state), await pendingCompactionSlices(state));
 }
 
 /**
@@ -166,11 +187,7 @@ async function cleanFileVersions(ctx: EngineContext, options: CleanOptions): Pro
   const started = Date.now();
   if (finished.length > 0) state = await ctx.reload();
   const now = options.now ?? new Date((options.clock ?? systemClock).now());
-  const planOptions: CleanPlanOptions = { policy: options.policy ?? 'KEEP_LATEST_COMMITS', now };
-  if (options.retainCommits !== undefined) planOptions.retainCommits = options.retainCommits;
-  if (options.retainFileVersions !== undefined) planOptions.retainFileVersions = options.retainFileVersions;
-  if (options.retainHours !== undefined) planOptions.retainHours = options.retainHours;
-  const plan = planClean(await state.fileSystemView(), state.timeline, planOptions, await savepointedFiles(state), await replaceRecords(state), await pendingCompactionSlices(state));
+  const plan = await cleanPlanOf(state, options, now);
   if (plan.fileCount === 0) return finished[finished.length - 1];
 
   const bytes = serializeCleanerPlan({

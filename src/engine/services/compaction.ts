@@ -13,7 +13,7 @@ import type { Storage } from '../../storage/storage.js';
 import type { WriteStatInput } from '../../timeline/commit-metadata-writer.js';
 import { commitMetadataBytes } from '../../timeline/commit-metadata-avro.js';
 import { parseCompactionPlan, serializeCompactionPlan, type CompactionOperation, type CompactionPlan } from '../../timeline/compaction-plan.js';
-import { WRITE_ACTIONS } from '../../timeline/instant.js';
+import { WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
 import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
 import { instantFilePath, markerPath, partitionFilePath } from '../../layout.js';
 import { instantTransition } from '../commit/transitions.js';
@@ -65,6 +65,33 @@ export interface ScheduleOptions extends ServiceTiming {
  */
 export type CompactionRunOptions = Pick<ResolvedWriteOptions, 'codec' | 'rowGroupRows' | 'bloomFilter'> & Partial<Pick<ResolvedWriteOptions, 'pool'>> & ServiceTiming;
 
+/** Compaction is for merge-on-read tables: any other → `UNSUPPORTED`. */
+export function requireMergeOnRead(state: TableState): void {
+  if (state.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: state.config.tableType });
+}
+
+/** What a compaction scheduled on a table state would plan, and the writes pending then. */
+export interface CompactionSchedule {
+  /** The plan's operations (undefined: no plan — the trigger is not reached, or no slice has committed logs). */
+  operations: CompactionOperation[] | undefined;
+  /** Writes pending on the timeline (their logs are left out of the plan; a live one stops it being made). */
+  pendingWrites: Instant[];
+}
+
+/**
+ * The plan {@link scheduleCompaction} makes on `state` (and `Table.compactionPlan` shows without making it):
+ * the latest slices without the groups of pending compactions and clusterings (a clustering rewrites them
+ * elsewhere) and without the logs pending writes marked (uncommitted), by the trigger (or `force`). Reads only.
+ */
+export async function compactionSchedule(state: TableState, trigger: CompactionTrigger, force: boolean): Promise<CompactionSchedule> {
+  const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
+  const uncommitted = new Set<string>();
+  for (const w of pendingWrites) for (const f of await markedFiles(state.storage, w.requestedTime)) uncommitted.add(f);
+  const pending = new Set([...(await pendingCompactionGroups(state)).keys(), ...(await pendingClusteringGroups(state)).keys()]);
+  const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force, uncommitted);
+  return { operations, pendingWrites };
+}
+
 /**
  * Schedule a compaction when the trigger says so (or `force`); returns its instant, or undefined. Runs under
  * the commit lock, so no write completes while the plan is made: a write still pending then either saw no
@@ -77,18 +104,13 @@ export async function scheduleCompaction(ctx: EngineContext, trigger: Compaction
   const clock = options.clock ?? systemClock;
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   const first = await ctx.snapshot();
-  if (first.config.tableType !== 'MERGE_ON_READ') throw new LakeletError('UNSUPPORTED', 'compaction: only merge-on-read tables are compacted', { value: first.config.tableType });
+  requireMergeOnRead(first);
   // The lock's owner is named by a current instant time (no heartbeat: its own time vouches for it).
   const owner = newInstantTime(first, clock);
   const ownerGone = (o: string) => heartbeatExpired(storage, o, timeoutMs, clock);
   return withCommitLock(storage, owner, async (held) => {
     const state = await reloadTimeline(first); // under the lock: the timeline as it is now
-    const pendingWrites = state.timeline.pending().filter((i) => WRITE_ACTIONS.has(i.action));
-    const uncommitted = new Set<string>();
-    for (const w of pendingWrites) for (const f of await markedFiles(storage, w.requestedTime)) uncommitted.add(f);
-    // Groups under a pending compaction or clustering are left out (a clustering rewrites them elsewhere).
-    const pending = new Set([...(await pendingCompactionGroups(state)).keys(), ...(await pendingClusteringGroups(state)).keys()]);
-    const operations = planCompaction((await state.fileSystemView()).latestSlices(), state.timeline, pending, trigger, force, uncommitted);
+    const { operations, pendingWrites } = await compactionSchedule(state, trigger, force);
     if (!operations) return undefined;
     for (const w of pendingWrites) {
       if (await heartbeatExpired(storage, w.requestedTime, timeoutMs, clock)) continue;
