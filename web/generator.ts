@@ -1,6 +1,7 @@
 // The demo's record generator: a batch of trips mixing new records, updates and deletes of existing keys, in
 // shares the user sets, with uniform or skewed (Zipf-like: hot keys, hot cities) choices from a seeded PRNG,
-// so the same seed on the same table state gives the same batch.
+// so the same seed on the same table state gives the same batch. `generateInSlices` builds the same batch a
+// slice of rows at a time, handing the page's thread back between slices (a 10k batch is no single long task).
 import { CITIES, type Trip } from './trips.js';
 
 /** What to generate. */
@@ -70,7 +71,13 @@ function pickIndex(n: number, distribution: GeneratorSpec['distribution'], rando
   return n - 1;
 }
 
-const hex = (random: () => number, digits: number) => Array.from({ length: digits }, () => Math.floor(random() * 16).toString(16)).join('');
+const HEX = '0123456789abcdef';
+/** `digits` hex digits from the PRNG, one draw each, in order. */
+function hex(random: () => number, digits: number): string {
+  let out = '';
+  for (let i = 0; i < digits; i++) out += HEX[Math.floor(random() * 16)];
+  return out;
+}
 const letter = (random: () => number) => String.fromCharCode(65 + Math.floor(random() * 26));
 
 /** A UUID-shaped id from the PRNG (version-4 layout). */
@@ -97,11 +104,14 @@ export function plan(spec: GeneratorSpec, existing: number): { inserts: number; 
   return { inserts: spec.count - updates - deletes, updates, deletes };
 }
 
+/** Rows built between two hand-backs of {@link generateInSlices}. */
+export const SLICE_ROWS = 1000;
+
 /**
- * Generate a batch for a table whose schema has `fields`, whose records are `existing` (their key and partition
- * fields; updates and deletes keep them), at wall-clock `now` (the `ts` of new versions, so they win).
+ * The batch, built in steps: the generator yields after every `sliceRows` rows and returns the batch. The PRNG
+ * is drawn in the same order however it is stepped, so every way of running it gives the same batch.
  */
-export function generate(spec: GeneratorSpec, fields: readonly string[], existing: readonly Record<string, unknown>[], now: number): GeneratedBatch {
+function* building(spec: GeneratorSpec, fields: readonly string[], existing: readonly Record<string, unknown>[], now: number, sliceRows: number): Generator<void, GeneratedBatch> {
   const random = prng(spec.seed);
   const { inserts, updates, deletes } = plan(spec, existing.length);
   const picked = weightedSample(existing.length, updates + deletes, spec.distribution, random);
@@ -119,8 +129,42 @@ export function generate(spec: GeneratorSpec, fields: readonly string[], existin
     return keep ? { ...fresh, ...keep, ts } as Trip : fresh;
   };
   const upserts: Record<string, unknown>[] = [];
-  for (let i = 0; i < updates; i++) upserts.push(project(trip(i, existing[picked[i] as number]), fields));
-  for (let i = 0; i < inserts; i++) upserts.push(project(trip(updates + i, undefined), fields));
+  for (let i = 0; i < updates + inserts; i++) {
+    if (i > 0 && i % sliceRows === 0) yield;
+    upserts.push(project(trip(i, i < updates ? existing[picked[i] as number] : undefined), fields));
+  }
   const deleted = picked.slice(updates).map((i) => ({ ...existing[i] }));
   return { upserts, deletes: deleted, inserts, updates };
+}
+
+/**
+ * Generate a batch for a table whose schema has `fields`, whose records are `existing` (their key and partition
+ * fields; updates and deletes keep them), at wall-clock `now` (the `ts` of new versions, so they win).
+ */
+export function generate(spec: GeneratorSpec, fields: readonly string[], existing: readonly Record<string, unknown>[], now: number): GeneratedBatch {
+  const steps = building(spec, fields, existing, now, Number.MAX_SAFE_INTEGER);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The batch of {@link generate} (the same rows for the same arguments), built `sliceRows` rows at a time with
+ * `await pause()` between slices, so the page stays responsive while a large batch is built.
+ */
+export async function generateInSlices(spec: GeneratorSpec, fields: readonly string[], existing: readonly Record<string, unknown>[], now: number,
+  pause: () => Promise<void> = nextTask, sliceRows = SLICE_ROWS): Promise<GeneratedBatch> {
+  const steps = building(spec, fields, existing, now, Math.max(1, Math.floor(sliceRows)));
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** Give the page's event loop a turn: `scheduler.yield()` where the browser has it, else a macrotask. */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -3,7 +3,7 @@
 // snapshot, which the generator's updates and deletes pick from. Writes run in lakelet's worker pool (its
 // default in browsers), show progress by phase, can be cancelled until they commit, and end with a summary.
 import { type Table, type WriteOptions, type WriteProgress, type WriteResult } from '../src/index.js';
-import { generate, mixSeed, plan, type GeneratorSpec } from './generator.js';
+import { generate, generateInSlices, mixSeed, plan, type GeneratorSpec } from './generator.js';
 import { Operations, type OperationOutcome } from './operations.js';
 import { byId, plural } from './page.js';
 import { formatBytes } from './table-view.js';
@@ -111,7 +111,7 @@ export class WritePanel {
       // The table's state is part of the seed: the same seed twice in a row gives new keys, not the same ones again.
       const seeded = { ...spec, seed: mixSeed(spec.seed, t.timeline.length) };
       const fields = (await t.avroSchema()).fields.map((f) => f.name).filter((n) => !n.startsWith('_hoodie_'));
-      const batch = generate(seeded, fields, this.existing, Math.max(Date.now(), this.maxTs + 1));
+      const batch = await generateInSlices(seeded, fields, this.existing, Math.max(Date.now(), this.maxTs + 1)); // no long task while it builds
       const options = { ...this.writeOptions(t), ...control };
       const { inserts, updates, deletes } = plan(spec, this.existing.length);
       const out: OperationOutcome[] = [];
