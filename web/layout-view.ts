@@ -1,7 +1,9 @@
 // The file layout as a picture: partitions → file groups → file slices, each slice a bar of its base file and
 // log files with widths by bytes (one scale for the whole table), so big files, many small ones and growing
-// log chains show at a glance. The same slices also as a table.
-import type { FileSlice } from '../src/index.js';
+// log chains show at a glance; given the table, what its next compaction and clean would touch is marked on it
+// (layout-plans.ts). The same slices also as a table.
+import type { FileSlice, Table } from '../src/index.js';
+import { forgetLayoutPlans, showLayoutPlans } from './layout-plans.js';
 import { plural } from './page.js';
 import { dataTable, formatBytes, h, show } from './table-view.js';
 
@@ -29,8 +31,12 @@ function fileBox(kind: 'base' | 'log', name: string, path: string, size: number,
   return box;
 }
 
-/** Draw `slices` into `picture` (the bars) and `list` (the table); `what` captions both. */
-export function renderLayout(picture: HTMLElement, list: HTMLElement, caption: HTMLElement, slices: readonly FileSlice[], what: string): void {
+/**
+ * Draw `slices` into `picture` (the bars) and `list` (the table); `what` captions both. With `table`, the plans of
+ * its next compaction and clean (dry runs) are loaded and marked on the picture once they arrive (see
+ * `showLayoutPlans`); every call draws afresh, so redrawing after a write or a service refreshes them.
+ */
+export function renderLayout(picture: HTMLElement, list: HTMLElement, caption: HTMLElement, slices: readonly FileSlice[], what: string, table?: Table): void {
   const bytes = slices.reduce((n, s) => n + sliceBytes(s), 0);
   const files = slices.reduce((n, s) => n + (s.baseFile ? 1 : 0) + s.logFiles.length, 0);
   caption.textContent = `${what}: reads ${plural(slices.length, 'file slice')}, ${plural(files, 'file')}, ${formatBytes(bytes)}.`;
@@ -56,7 +62,10 @@ export function renderLayout(picture: HTMLElement, list: HTMLElement, caption: H
   const legend = h('div', { class: 'legend' }, h('span', { class: 'key file-base' }, 'base file'), h('span', { class: 'key file-log' }, 'log file'),
     h('span', { class: 'hint' }, 'width ∝ bytes'));
   show(picture, legend, ...parts);
+  picture.dataset.scale = String(scale); // px per byte, for boxes layout-plans.ts adds
   renderList(list, slices);
+  if (table) void showLayoutPlans(picture, caption, table);
+  else forgetLayoutPlans(picture);
 }
 
 function renderList(list: HTMLElement, slices: readonly FileSlice[]): void {
