@@ -3,7 +3,7 @@
 // after), on merge-on-read tables of versions 6 and 9; neither changes a byte of the store; a compaction already
 // planned is reported as pending with its instant.
 import { describe, expect, test } from 'vitest';
-import { createTable, isLakeletError, memoryStorage, type Storage, type Table } from '../../src/index.js';
+import { createTable, isLakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';
 import { engineContext } from '../../src/engine/context.js';
 import { scheduleCompaction } from '../../src/engine/services/compaction.js';
 import { instantFilePath, partitionFilePath } from '../../src/layout.js';
@@ -114,6 +114,37 @@ describe.each([6, 9] as const)('service dry runs, merge-on-read v%i', (version) 
     expect([...files].filter((f) => !after.has(f)).sort()).toEqual(planned);
     // Nothing is left to clean under the same policy.
     expect((await table.cleanPlan(options)).fileCount).toBe(0);
+  });
+
+  test('cleanPlan(): an interrupted clean is reported pending and its files counted; clean() finishes it and deletes exactly them', async () => {
+    const { storage, table } = await morTable(version);
+    await table.upsert([{ id: 'a', ts: 1, p: 'x', v: 1 }]);
+    for (let round = 2; round <= 3; round++) {
+      await table.upsert([{ id: 'a', ts: round, p: 'x', v: round }]);
+      await table.compact();
+    }
+    // A clean that fails at its first data-file delete: planned (requested, inflight), nothing deleted.
+    const failing = new Proxy(storage, {
+      get(target, prop) {
+        if (prop === 'delete') return async (path: string) => { if (!path.startsWith('.hoodie/')) throw new Error('injected delete failure'); return target.delete(path); };
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const crashed = await (await openTable(failing)).clean({ retainCommits: 1 }).then(() => undefined, (e: unknown) => e);
+    expect((crashed as Error).message).toContain('injected');
+    const reopened = await openTable(storage);
+    const interrupted = reopened.timeline.filter((i) => i.action === 'clean' && i.state !== 'COMPLETED').map((i) => i.requestedTime);
+    expect(interrupted).toHaveLength(1);
+    const before = await treeSnapshot(storage);
+    const plan = await reopened.cleanPlan({ retainCommits: 1 });
+    await expectTreeUnchanged(storage, before);
+    expect(plan.pendingInstants).toEqual(interrupted);
+    expect(plan.fileCount).toBeGreaterThan(0);
+    const files = await dataFiles(storage);
+    await reopened.clean({ retainCommits: 1 });
+    const after = await dataFiles(storage);
+    expect([...files].filter((f) => !after.has(f)).sort()).toEqual(Object.values(plan.filesToDelete).flat().sort());
   });
 
   test('cleanPlan(): the table\'s clean defaults apply, options override them', async () => {
