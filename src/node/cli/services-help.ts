@@ -22,7 +22,7 @@ const COMMON = `  --json                 print the result as one JSON document
 
 /** The help text of each service command (`lakelet help <command>`). */
 export const SERVICE_USAGES: Record<ServiceCommand, string> = {
-  compact: `Usage: lakelet compact <dir> [--force | --no-force] [--json]
+  compact: `Usage: lakelet compact <dir> [--force | --no-force] [--dry-run] [--json]
 
 Compacts a merge-on-read table: schedules a compaction of every file slice
 with log files (unless one is pending) and runs all pending compactions. Each
@@ -34,6 +34,8 @@ Options:
   --no-force             schedule only when the compaction trigger fires (5
                          deltacommits since the last compaction); still runs
                          pending compactions
+  --dry-run              print the file slices it would compact (pending
+                         plans' and the new plan's) and change nothing
 ${COMMON}
 `,
   cluster: `Usage: lakelet cluster <dir> [--target-file-size <bytes>] [--small-file-limit <bytes>]
@@ -55,7 +57,7 @@ Options:
                          columns): how the sort columns are combined
 ${COMMON}
 `,
-  clean: `Usage: lakelet clean <dir> [--policy <policy>] [--retain-* <n>] [--json]
+  clean: `Usage: lakelet clean <dir> [--policy <policy>] [--retain-* <n>] [--dry-run] [--json]
 
 Deletes file versions (base and log files) that no retained commit reads.
 Time travel to an instant before the oldest readable one fails afterwards;
@@ -71,6 +73,7 @@ Options:
                               file group (default 3)
   --retain-hours <n>          KEEP_LATEST_BY_HOURS: commits of the last n hours stay
                               readable (default 24)
+  --dry-run                   print the files it would delete and change nothing
 ${COMMON}
 `,
   archive: `Usage: lakelet archive <dir> [--keep-min <n>] [--keep-max <n>] [--json]

@@ -6,6 +6,7 @@ import { HELP, onePositional, parseArgs, parseCount, UsageError, type OptionSpec
 import { printText, type CliOutput } from './output.js';
 import { openForWrite } from './write.js';
 import { SERVICE_USAGES } from './services-help.js';
+import { cleanPlanText, compactionPlanText } from './dry-run.js';
 
 export { SERVICES_SUMMARY, SERVICES_SYNOPSIS } from './services-help.js';
 
@@ -32,10 +33,12 @@ export function serviceUsage(command: ServiceCommand): string {
 
 const JSON_FLAG: OptionSpec = { name: 'json', kind: 'flag' };
 const INSTANT: OptionSpec = { name: 'instant', kind: 'value' };
+/** `compact` and `clean`: print what the service would do (the Table's dry runs), change nothing. */
+const DRY_RUN: OptionSpec = { name: 'dry-run', kind: 'flag' };
 const SPECS: Record<ServiceCommand, OptionSpec[]> = {
-  compact: [HELP, JSON_FLAG, { name: 'force', kind: 'flag' }, { name: 'no-force', kind: 'flag' }],
+  compact: [HELP, JSON_FLAG, DRY_RUN, { name: 'force', kind: 'flag' }, { name: 'no-force', kind: 'flag' }],
   cluster: [HELP, JSON_FLAG, { name: 'target-file-size', kind: 'value' }, { name: 'small-file-limit', kind: 'value' }, { name: 'sort-columns', kind: 'value' }, { name: 'layout', kind: 'value' }],
-  clean: [HELP, JSON_FLAG, { name: 'policy', kind: 'value' }, { name: 'retain-commits', kind: 'value' }, { name: 'retain-file-versions', kind: 'value' }, { name: 'retain-hours', kind: 'value' }],
+  clean: [HELP, JSON_FLAG, DRY_RUN, { name: 'policy', kind: 'value' }, { name: 'retain-commits', kind: 'value' }, { name: 'retain-file-versions', kind: 'value' }, { name: 'retain-hours', kind: 'value' }],
   archive: [HELP, JSON_FLAG, { name: 'keep-min', kind: 'value' }, { name: 'keep-max', kind: 'value' }],
   savepoint: [HELP, JSON_FLAG, INSTANT, { name: 'user', kind: 'value' }, { name: 'comments', kind: 'value' }, { name: 'delete', kind: 'value' }],
   restore: [HELP, JSON_FLAG, INSTANT],
@@ -72,6 +75,12 @@ const RUNNERS: Record<ServiceCommand, (args: ParsedArgs) => Runner> = {
 function compactRunner(args: ParsedArgs): Runner {
   if (args.flags.has('force') && args.flags.has('no-force')) throw new UsageError('options --force and --no-force cannot be combined');
   const force = !args.flags.has('no-force');
+  if (args.flags.has('dry-run')) {
+    return async (table) => {
+      const plan = await table.compactionPlan({ force });
+      return { line: compactionPlanText(plan), json: { dryRun: true, ...plan } };
+    };
+  }
   return async (table) => {
     const results = await table.compact({ force });
     const sum = (f: (r: (typeof results)[number]) => number) => results.reduce((n, r) => n + f(r), 0);
@@ -147,6 +156,12 @@ function cleanRunner(args: ParsedArgs): Runner {
   if (versions !== undefined) options.retainFileVersions = atLeastOne(versions, '--retain-file-versions');
   const hours = args.values.get('retain-hours');
   if (hours !== undefined) options.retainHours = parseHours(hours);
+  if (args.flags.has('dry-run')) {
+    return async (table) => {
+      const plan = await table.cleanPlan(options);
+      return { line: cleanPlanText(plan, `${policy}${retainText(options)}`), json: { dryRun: true, ...plan } };
+    };
+  }
   return async (table) => {
     const result = await table.clean(options);
     const oldest = (await table.retention()).oldestReadable?.instant ?? null;
