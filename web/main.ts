@@ -67,7 +67,8 @@ const writes = new WritePanel(ops, writeOptions);
 const services = new ServicesPanel(ops);
 const query = new QueryPanel((t, outcome: QueryOutcome) => {
   if (t !== current?.table) return;
-  renderLayout(ui.layout, ui.slices, ui.slicesCaption, outcome.slices, outcome.what);
+  // The next compaction's and clean's marks (dry runs of the table as it is now) only on the latest snapshot.
+  renderLayout(ui.layout, ui.slices, ui.slicesCaption, outcome.slices, outcome.what, outcome.asOf === undefined ? t : undefined);
   renderSizeChart(ui.sizeChart, outcome.slices);
   void drawCommitChart(t);
   selected ??= outcome.asOf ?? t.commits.at(-1)?.requestedTime;

@@ -41,6 +41,20 @@ async function measuredWrite(page: Page, store: string, rows: number): Promise<v
   longTasks[store] = { count: tasks.length, longestMs: Math.max(0, ...durations), totalMs: durations.reduce((a, b) => a + b, 0), tasks };
 }
 
+/**
+ * The layout's marks of the next compaction and clean, once the dry runs arrived: the counts the picture states,
+ * checked against the elements it marked.
+ */
+async function nextServiceMarks(page: Page): Promise<{ compaction: number; clean: number }> {
+  await page.waitForSelector('#layout[data-plans="ready"]');
+  const compaction = Number(await page.getAttribute('#layout', 'data-next-compaction-count'));
+  const clean = Number(await page.getAttribute('#layout', 'data-next-clean-count'));
+  expect(await page.locator('#layout .slice[data-next-compaction="true"]').count()).toBe(compaction);
+  expect(await page.locator('#layout [data-next-clean="true"]').count()).toBe(clean);
+  expect(await page.textContent('#slices-caption')).toContain(`next compaction: ${compaction}`);
+  return { compaction, clean };
+}
+
 /** Screenshot every main view of the page into reports/screenshots/`store`-*.png. */
 export async function screenshotViews(page: Page, store: string): Promise<void> {
   const views: [string, string][] = [
@@ -151,11 +165,19 @@ export async function demoFlow(page: Page, store: string, name: string): Promise
   expect(await page.locator('#commit-chart canvas').count()).toBe(1);
   expect(Number(await page.getAttribute('#size-chart', 'data-files'))).toBeGreaterThan(0);
 
+  // The layout marks what the next services would touch (the table's dry runs): every file group with log files
+  // is in the next compaction, and the clean's count is the files marked.
+  await queryInUi(page, {});
+  const plans = await nextServiceMarks(page);
+  expect(plans.compaction).toBeGreaterThan(0);
+  expect(plans.compaction).toBe(await page.locator('#layout .slice:has(.file.log)').count());
+
   // Compaction: log files into base files; the read-optimized query now sees the updates and deletes.
   await page.click('#compact');
   await ready(page);
   expect(await page.getAttribute('#service-result', 'data-service')).toBe('compact');
   expect(await page.locator('#layout .file.log').count()).toBe(0);
+  expect((await nextServiceMarks(page)).compaction).toBe(0); // nothing left to compact
   expect((await queryInUi(page, { readOptimized: true })).count).toBe(9900);
   expect((await queryInUi(page, {})).count).toBe(9900);
   await page.waitForSelector('#commit-chart[data-commits="4"]');
