@@ -1,10 +1,12 @@
 // Charts where people would rather look than read (drawn with uPlot, the demo's only charting library): the
 // records and bytes of each completed write, from its commit metadata's write stats, and the size distribution
 // of the files the latest snapshot reads, against the small-file limit below which files take new inserts.
+// A chart draws in a task of its own (after the result grid, layout and timeline, which make one task already).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { FileSlice, Table } from '../src/index.js';
 import { statTotals } from './instant-details.js';
+import { nextTask } from './next-task.js';
 import { formatBytes, h, show } from './table-view.js';
 
 /** Hudi's `hoodie.parquet.small.file.limit` default (100 MiB), which the demo's writes keep. */
@@ -14,13 +16,23 @@ const COLORS = { records: '#2c6bed', bytes: '#e67e22', base: '#2c6bed', log: '#f
 
 /** The chart drawn in each target, destroyed before the next one. */
 const drawn = new WeakMap<HTMLElement, uPlot>();
+/** The latest draw asked of each target: one still waiting for its task when a newer one is asked is dropped. */
+const pending = new WeakMap<HTMLElement, object>();
 
-function place(target: HTMLElement, title: string, opts: Omit<uPlot.Options, 'width' | 'height'>, data: uPlot.AlignedData): void {
-  drawn.get(target)?.destroy();
-  const holder = h('div');
-  show(target, h('h3', {}, title), holder);
-  const width = Math.max(320, (target.clientWidth || 560) - 8);
-  drawn.set(target, new uPlot({ ...opts, width, height: HEIGHT }, data, holder));
+/** Draw a chart into `target` in the next task (the latest call wins), then run `after` (its data attributes). */
+function place(target: HTMLElement, title: string, opts: Omit<uPlot.Options, 'width' | 'height'>, data: uPlot.AlignedData, after?: () => void): void {
+  const ticket = {};
+  pending.set(target, ticket);
+  void nextTask().then(() => {
+    if (pending.get(target) !== ticket) return;
+    pending.delete(target);
+    drawn.get(target)?.destroy();
+    const holder = h('div');
+    show(target, h('h3', {}, title), holder);
+    const width = Math.max(320, (target.clientWidth || 560) - 8);
+    drawn.set(target, new uPlot({ ...opts, width, height: HEIGHT }, data, holder));
+    after?.();
+  });
 }
 
 /** Per completed write: records it inserted, updated or deleted (a compaction: rewrote), and bytes it wrote. */
@@ -45,9 +57,14 @@ export async function commitPoints(t: Table): Promise<CommitPoint[]> {
 
 /** Bars of records and a line of bytes per completed write, labelled by the instant's time of day. */
 export function renderCommitChart(target: HTMLElement, points: readonly CommitPoint[]): void {
-  target.dataset.commits = String(points.length);
-  target.dataset.records = points.map((p) => p.records).join(',');
+  // The data attributes change with the chart drawn (tests wait for them, then look at the canvas).
+  const mark = () => {
+    target.dataset.commits = String(points.length);
+    target.dataset.records = points.map((p) => p.records).join(',');
+  };
   if (points.length === 0) {
+    pending.delete(target);
+    mark();
     drawn.get(target)?.destroy();
     drawn.delete(target);
     show(target, h('h3', {}, 'Records and bytes per commit'), h('p', { class: 'caption' }, 'No commits yet.'));
@@ -69,7 +86,7 @@ export function renderCommitChart(target: HTMLElement, points: readonly CommitPo
       { label: 'records', stroke: COLORS.records, fill: `${COLORS.records}99`, paths: uPlot.paths.bars!({ size: [0.6, 48] }), points: { show: false } },
       { label: 'bytes', scale: 'bytes', stroke: COLORS.bytes, width: 2, value: (_u, v) => (v === null ? '' : formatBytes(v)) },
     ],
-  }, [points.map((_, i) => i), points.map((p) => p.records), points.map((p) => p.bytes)]);
+  }, [points.map((_, i) => i), points.map((p) => p.records), points.map((p) => p.bytes)], mark);
 }
 
 /** Files by size, in power-of-two bins: `[exponent, base files, log files]`, from the smallest bin to the limit's. */

@@ -2,6 +2,7 @@
 // shares the user sets, with uniform or skewed (Zipf-like: hot keys, hot cities) choices from a seeded PRNG,
 // so the same seed on the same table state gives the same batch. `generateInSlices` builds the same batch a
 // slice of rows at a time, handing the page's thread back between slices (a 10k batch is no single long task).
+import { nextTask } from './next-task.js';
 import { CITIES, type Trip } from './trips.js';
 
 /** What to generate. */
@@ -161,10 +162,4 @@ export async function generateInSlices(spec: GeneratorSpec, fields: readonly str
     if (step.done) return step.value;
     await pause();
   }
-}
-
-/** Give the page's event loop a turn: `scheduler.yield()` where the browser has it, else a macrotask. */
-export function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
