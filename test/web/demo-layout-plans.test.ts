@@ -1,10 +1,11 @@
 // The demo's file layout marks what the next services would touch: in a page of the demo's dev server, the layout
 // view (web/layout-view.ts, given the table) highlights exactly the file groups `table.compactionPlan()` names and
 // exactly the files `table.cleanPlan()` names, with a legend and a caption counting both; after compact() and
-// clean() a redraw moves the highlights (compacted slices are no longer marked, cleaned files are gone).
+// clean() a redraw moves the highlights (compacted slices are no longer marked, cleaned files are gone); and on
+// the page itself (a table in OPFS, written by the generator), the marks follow the Compact and Clean buttons.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { openDemoPage, persistentDemo, repo } from './demo-browser.js';
+import { createInUi, generateInUi, openDemoPage, persistentDemo, ready, repo, withLibrary } from './demo-browser.js';
 
 const demo = persistentDemo('lakelet-demo-layout-plans-', { width: 1280, height: 900 });
 
@@ -130,4 +131,73 @@ describe('demo layout: the next compaction and clean highlighted', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+});
+
+/** What the page's layout marks once its plans are in. */
+async function pageMarks(page: Page): Promise<Planned & { caption: string }> {
+  await page.waitForSelector('#layout[data-plans="ready"]');
+  return page.evaluate(() => {
+    const all = (sel: string) => [...document.querySelectorAll<HTMLElement>(sel)];
+    return {
+      groups: all('#layout .slice[data-next-compaction="true"]').map((e) => `${e.dataset.partition}/${e.dataset.fileId}`).sort(),
+      cleanFiles: all('#layout .file[data-next-clean="true"]').map((e) => e.dataset.path ?? '').sort(),
+      caption: document.querySelector('#slices-caption')?.textContent ?? '',
+    };
+  });
+}
+
+/** The dry runs of the OPFS table `name`, read by the library on the page's store. */
+function storePlans(page: Page, name: string): Promise<Planned & { files: string[] }> {
+  return withLibrary(page, `async (l, a) => {
+    const table = await l.openTable(l.prefixedStorage(await l.opfsStorage('lakelet-demo'), a.name));
+    const c = await table.compactionPlan();
+    const k = await table.cleanPlan();
+    const files = (await table.storage.list('', { recursive: true })).map((f) => f.path).filter((p) => !p.startsWith('.hoodie/'));
+    return { groups: c.slices.map((x) => x.partitionPath + '/' + x.fileId).sort(), cleanFiles: Object.values(k.filesToDelete).flat().sort(), files };
+  }`, { name });
+}
+
+describe('demo page: the layout marks follow the services', () => {
+  it('Compact and Clean: the marked slices and files are the dry runs\' and the ones the services then touch', async () => {
+    const { page, errors } = await openDemoPage(demo.context, demo.url, 'body[data-state="empty"] #tables[data-listed]', true);
+    const name = 'plans_ui';
+    await createInUi(page, { name, type: 'MERGE_ON_READ', partitions: 'city', version: '6' });
+    await generateInUi(page, 200, { updates: 0, seed: 3 });
+    await generateInUi(page, 200, { updates: 50, seed: 4 });
+    let marks = await pageMarks(page);
+    let plans = await storePlans(page, name);
+    expect(plans.groups.length).toBeGreaterThan(0);
+    expect(marks.groups).toEqual(plans.groups);
+    expect(marks.cleanFiles).toEqual(plans.cleanFiles);
+    expect(marks.caption).toContain(`next compaction: ${plans.groups.length} slice`);
+
+    await page.click('#compact');
+    await ready(page);
+    marks = await pageMarks(page);
+    expect(marks.groups).toEqual([]);
+    expect((await storePlans(page, name)).groups).toEqual([]);
+
+    // Updates and compactions until the next clean has files (the page's writes clean after themselves,
+    // keeping 10 commits; a compaction from the button does not).
+    for (let round = 0; round < 12 && marks.cleanFiles.length === 0; round++) {
+      await generateInUi(page, 50, { updates: 100, seed: 10 + round });
+      await page.click('#compact');
+      await ready(page);
+      marks = await pageMarks(page);
+    }
+    plans = await storePlans(page, name);
+    expect(plans.cleanFiles.length).toBeGreaterThan(0);
+    expect(marks.cleanFiles).toEqual(plans.cleanFiles);
+    expect(marks.caption).toContain(`next clean: ${plans.cleanFiles.length} file`);
+
+    await page.click('#clean');
+    await ready(page);
+    marks = await pageMarks(page);
+    const after = await storePlans(page, name);
+    expect(plans.files.filter((f) => !after.files.includes(f)).sort()).toEqual(plans.cleanFiles);
+    expect(marks.cleanFiles).toEqual(after.cleanFiles);
+    expect(marks.cleanFiles).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
 });
