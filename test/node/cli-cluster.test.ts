@@ -4,19 +4,14 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { jsonLines, runCli } from './cli-helpers.js';
+import { jsonLines, runCli, runCliOk } from './cli-helpers.js';
 import { createTable, nodeFsStorage } from '../../src/node/index.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'lakelet-cli-cluster-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let counter = 0;
 
-async function ok(...argv: string[]): Promise<string> {
-  const r = await runCli(...argv);
-  expect(r.err, argv.join(' ')).toBe('');
-  expect(r.code, argv.join(' ')).toBe(0);
-  return r.out;
-}
+const ok = runCliOk;
 
 /** A table of `commits` inserts of 3 rows each into partition city=sf, one new file group per commit (library-made). */
 async function smallFiles(commits: number): Promise<string> {

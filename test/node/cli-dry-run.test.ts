@@ -7,18 +7,13 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { nodeFsStorage } from '../../src/node/index.js';
 import { expectTreeUnchanged, treeSnapshot } from '../helpers/tree-snapshot.js';
-import { runCli } from './cli-helpers.js';
+import { runCli, runCliOk } from './cli-helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'lakelet-cli-dry-run-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let counter = 0;
 
-async function ok(...argv: string[]): Promise<string> {
-  const r = await runCli(...argv);
-  expect(r.err, argv.join(' ')).toBe('');
-  expect(r.code, argv.join(' ')).toBe(0);
-  return r.out;
-}
+const ok = runCliOk;
 
 /** Upsert ids (v = `b<n>`, ts = n; even ids in ny, odd in sf). */
 async function upsert(dir: string, n: number, ids: number[]): Promise<void> {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { main } from '../../src/node/cli/cli.js';
 
 /** What one in-process CLI run produced. */
@@ -24,6 +25,14 @@ export async function runCli(...argv: string[]): Promise<CliRun> {
     stderr: { write: (s: string) => { err += s; return true; } },
   });
   return { code, out, err };
+}
+
+/** Run the CLI and expect success (exit 0) with nothing on stderr; returns stdout. */
+export async function runCliOk(...argv: string[]): Promise<string> {
+  const r = await runCli(...argv);
+  expect(r.err, argv.join(' ')).toBe('');
+  expect(r.code, argv.join(' ')).toBe(0);
+  return r.out;
 }
 
 /** Parse JSON lines. */

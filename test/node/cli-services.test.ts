@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, describe, expect, test, vi } from 'vitest';
-import { jsonLines, runCli, type CliRun } from './cli-helpers.js';
+import { jsonLines, runCli, runCliOk, type CliRun } from './cli-helpers.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'lakelet-cli-services-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -23,13 +23,7 @@ function model(...batches: number[]): Row[] {
   return [...m.values()].sort((a, b) => a.id - b.id);
 }
 
-/** Run the CLI and expect success with nothing on stderr; returns stdout. */
-async function ok(...argv: string[]): Promise<string> {
-  const r = await runCli(...argv);
-  expect(r.err, argv.join(' ')).toBe('');
-  expect(r.code, argv.join(' ')).toBe(0);
-  return r.out;
-}
+const ok = runCliOk;
 
 /** Run the CLI and expect exit 2, no stdout and one `lakelet: …` line on stderr matching `message`. */
 async function fails(argv: string[], message: RegExp | string): Promise<CliRun> {

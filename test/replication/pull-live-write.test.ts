@@ -27,6 +27,18 @@ async function forkedRemoteAhead(shape: Shape): Promise<{ local: Storage; remote
   return { local, remote };
 }
 
+/** A local upsert whose writer dies after its first data file: every later call fails, so it cleans up nothing. */
+async function diedMidWrite(local: Storage): Promise<void> {
+  const writerStore = pausingStorage(local, 'writer');
+  const hold = writerStore.pauseAt(dataFileWrite);
+  const write = (await openTable(writerStore)).upsert([row('f', 'z', 1, 6)], QUIET);
+  write.catch(() => undefined);
+  await hold.reached;
+  writerStore.failAt(() => true, { times: Infinity });
+  hold.release();
+  await failure(write);
+}
+
 const clockAhead = (ms: number) => ({ now: () => Date.now() + ms, sleep: async () => undefined });
 const hasRow = (rows: string[], id: string) => rows.some((r) => r.includes(`"id":"${id}"`));
 
@@ -62,14 +74,7 @@ describe.each(SHAPES)('pull beside a local writer, $type v$version', (shape) => 
 
   test('a write whose writer died: CONFLICT while its heartbeat is fresh, taken back once it is older than the timeout', async () => {
     const { local, remote } = await forkedRemoteAhead(shape);
-    const writerStore = pausingStorage(local, 'writer');
-    const hold = writerStore.pauseAt(dataFileWrite);
-    const write = (await openTable(writerStore)).upsert([row('f', 'z', 1, 6)], QUIET);
-    write.catch(() => undefined);
-    await hold.reached;
-    writerStore.failAt(() => true, { times: Infinity }); // the writer's process is gone: it cleans up nothing
-    hold.release();
-    await failure(write);
+    await diedMidWrite(local);
     expect((await openTable(local)).timeline.some((i) => i.state !== 'COMPLETED')).toBe(true);
 
     expect((await failure(replicate(local, remote, { mode: 'pull' }))).code).toBe('CONFLICT');
@@ -82,14 +87,7 @@ describe.each(SHAPES)('pull beside a local writer, $type v$version', (shape) => 
 
   test('heartbeatTimeoutMs 0 (single writer): a pending local instant is a failed write and is taken back at once', async () => {
     const { local, remote } = await forkedRemoteAhead(shape);
-    const writerStore = pausingStorage(local, 'writer');
-    const hold = writerStore.pauseAt(dataFileWrite);
-    const write = (await openTable(writerStore)).upsert([row('f', 'z', 1, 6)], QUIET);
-    write.catch(() => undefined);
-    await hold.reached;
-    writerStore.failAt(() => true, { times: Infinity });
-    hold.release();
-    await failure(write);
+    await diedMidWrite(local);
     expect((await replicate(local, remote, { mode: 'pull', heartbeatTimeoutMs: 0 })).direction).toBe('pull');
     expect(await storeRows(local)).toEqual(await storeRows(remote));
   });
