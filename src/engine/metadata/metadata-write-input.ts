@@ -3,6 +3,8 @@
 // instant millis in the table's timeline zone, column stats of every file the instant wrote (parquet footers; log
 // files from their records), and per touched partition the stats of its latest slices once the instant's files
 // are on top of the committed ones (a new base file starts a new slice, a new log joins its group's slice).
+// The files partition also lists the `.cdc` log files a write stat names in its cdcStats (as Hudi's
+// convertMetadataToFilesPartitionRecords does), so listings through the MDT (the cleaner's) see them.
 import { baseName } from '../../layout.js';
 import type { AvroRecordSchema } from '../../format/avro/schema.js';
 import { scanLogBlocks } from '../../format/log/block.js';
@@ -73,6 +75,22 @@ export function latestFilesWith(view: FileSystemView, partitionPath: string, wri
   return [...groups.values()].flat();
 }
 
+/**
+ * The write stats the files partition takes: `writeStats`, then one per `.cdc` file a stat's `cdcStats` names
+ * (table-relative path → bytes; Hudi adds them to the partition's files record after the stat's own file).
+ */
+export function withCdcFileStats(writeStats: readonly WriteStat[]): WriteStat[] {
+  const out = [...writeStats];
+  for (const s of writeStats) {
+    const cdc = s.raw?.cdcStats;
+    if (cdc === null || typeof cdc !== 'object') continue;
+    for (const [path, size] of Object.entries(cdc as Record<string, unknown>)) {
+      out.push({ fileId: s.fileId, path, partitionPath: s.partitionPath, prevCommit: undefined, numWrites: 0, numDeletes: 0, numUpdateWrites: 0, numInserts: 0, totalWriteBytes: 0, fileSizeInBytes: Number(size) || 0, logFiles: [], baseFile: undefined, raw: {} });
+    }
+  }
+  return out;
+}
+
 /** The {@link MetadataWriteInput} of one data instant (reads footers and log files; see the file header). */
 export async function metadataWriteInput(ctx: MetadataWriteContext): Promise<MetadataWriteInput> {
   const mdt = ctx.metadataTable;
@@ -81,7 +99,7 @@ export async function metadataWriteInput(ctx: MetadataWriteContext): Promise<Met
   const input: MetadataWriteInput = {
     partitions: mdt.partitions,
     fileGroupCounts,
-    writeStats: ctx.writeStats,
+    writeStats: withCdcFileStats(ctx.writeStats),
     instantMillis: instantEpochMillisInZone(ctx.instantTime, ctx.timelineTimezone),
     ...(ctx.recordIndex ? { recordIndex: ctx.recordIndex } : {}),
     ...(ctx.deletedFiles ? { deletedFiles: ctx.deletedFiles } : {}),

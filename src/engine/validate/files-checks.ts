@@ -1,7 +1,8 @@
 // The validator's file checks: `files-exist` (every live file the completed instants' write stats name is in
 // storage — the file-system view's committed-file check, file-group/committed-files.ts, with every missing file
 // reported) and `files-partition` (the MDT `files` partition lists exactly the committed data files storage
-// holds, name and size, both ways, and its `__all_partitions__` record exactly the partitions holding them).
+// holds, name and size, both ways — `.cdc` log files included, as Hudi lists them — and its `__all_partitions__`
+// record exactly the partitions holding them).
 // Files a pending clean plans to delete are left out on both sides, as Hudi's validator does: such a clean may
 // have deleted some of them already, and the MDT drops them only when the clean completes. A deleted partition
 // (a partition delete takes it out of `__all_partitions__` at once, Java's getPartitionsDeleted) keeps the files
@@ -36,7 +37,7 @@ export async function checkFilesExist(state: TableState, report: ValidationRepor
   return report.count('files-exist') === before;
 }
 
-/** Storage's committed data files (their instant is a completed or archived write), partition → name → size. */
+/** Storage's committed data files, `.cdc` files included (their instant is a completed or archived write), partition → name → size. */
 async function committedStorageFiles(state: TableState): Promise<{ files: Map<string, Map<string, number>>; partitions: Set<string> }> {
   const files = new Map<string, Map<string, number>>();
   const partitions = new Set<string>();
@@ -49,7 +50,7 @@ async function committedStorageFiles(state: TableState): Promise<{ files: Map<st
     }
     const name = baseName(f.path);
     const log = parseLogFileName(name);
-    const instant = parseBaseFileName(name)?.instantTime ?? (log && log.extension === 'log' && !log.cdc ? log.instantTime : undefined);
+    const instant = parseBaseFileName(name)?.instantTime ?? (log && log.extension === 'log' ? log.instantTime : undefined);
     if (instant === undefined || !state.timeline.isCommittedWrite(instant)) continue;
     partitions.add(partition);
     let m = files.get(partition);
