@@ -71,7 +71,9 @@ export class ResultGrid {
     const hidden = Math.max(0, this.rows.length - VIEW_ROWS);
     this.spacer.style.height = `${hidden * ROW_HEIGHT}px`;
     this.viewport.dataset.total = String(this.rows.length);
-    this.drawn = [-1, -1];
+    // Rows are only appended: a full window drawn before still shows the same rows if its range is unchanged
+    // (draw() compares), so only a window short of rows is drawn again.
+    if (this.drawn[1] - this.drawn[0] < VIEW_ROWS) this.drawn = [-1, -1];
     this.draw();
   }
 
