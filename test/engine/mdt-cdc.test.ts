@@ -1,9 +1,10 @@
 // The metadata table's files partition and `.cdc` log files (#15) on CDC-enabled v9 tables: the MDT lists every
 // `.cdc` file on storage (name and size) after COW writes and MOR compactions, the cleaner (listing through the
 // MDT) deletes the .cdc files of the slices it cleans and the MDT drops them, a rollback of a CDC write removes its
-// .cdc file from both; validateTable is clean after every step and changes() from files equals inference.
+// .cdc file from both, the MDT's own compaction keeps them in its merged records; validateTable is clean after every step and changes() from files equals inference.
 import { describe, expect, test } from 'vitest';
 import { createTable, memoryStorage, validateTable, type Storage, type Table } from '../../src/index.js';
+import { compactMetadataTable } from '../../src/engine/metadata/metadata-compaction.js';
 import { readMetadataListing } from '../../src/engine/metadata/metadata-reads.js';
 import { CDC_SCHEMA, row } from '../helpers/cdc-model.js';
 
@@ -57,6 +58,17 @@ describe('COPY_ON_WRITE v9 with the MDT', () => {
     expect(left.size).toBeGreaterThan(0);
     expect(left.size).toBeLessThan(seen.length);
     expect(await orphanCdc(storage)).toEqual([]);
+    await expectConsistent(storage, table);
+  });
+
+  test('the MDT\'s own compaction keeps the .cdc files in the merged files records', async () => {
+    const storage = memoryStorage();
+    const table = await newTable(storage, 'COPY_ON_WRITE');
+    for (let i = 1; i <= 3; i++) await table.upsert([row('a', 'p0', i, `a${i}`), row('b', 'p1', i, `b${i}`)]);
+    const before = sorted(await listedCdc(storage));
+    expect(before.length).toBe(4);
+    expect(await compactMetadataTable(storage, { maxDeltaCommits: 1 })).toBeDefined();
+    expect(sorted(await listedCdc(storage))).toEqual(before);
     await expectConsistent(storage, table);
   });
 
