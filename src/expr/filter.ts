@@ -1,7 +1,6 @@
 // Query filters: `[field, op, value]` triples (ops = != < <= > >= IN NOT IN, ANDed), their parsing from
 // CLI text, evaluation against rows, and the min/max test used to prune partitions and row groups.
 import { LakeletError } from '../errors.js';
-import { compareDecimalString } from './decimal-compare.js';
 import { compareValues, preciseMillis, type ComparableKind, type OrderingKind } from '../schema/compare.js';
 
 /** A comparison operator. */
@@ -146,9 +145,7 @@ function valueAt(row: Record<string, unknown>, f: CompiledFilter): unknown {
 /** Does one value satisfy a filter? (SQL semantics: a null never matches.) */
 export function matchValue(f: CompiledFilter, v: unknown): boolean {
   if (v === null || v === undefined) return false;
-  const cmp = f.kind === 'decimal' && typeof v === 'string'
-    ? (b: unknown) => compareDecimalString(v, b) ?? compareValues(f.kind, f.scale, v, b)
-    : (b: unknown) => compareValues(f.kind, f.scale, v, b);
+  const cmp = (b: unknown) => compareValues(f.kind, f.scale, v, b);
   switch (f.op) {
     case '=': return cmp(f.values[0]) === 0;
     case '!=': { const c = cmp(f.values[0]); return c !== undefined && c !== 0; }
