@@ -171,6 +171,7 @@ export async function demoFlow(page: Page, store: string, name: string): Promise
   const plans = await nextServiceMarks(page);
   expect(plans.compaction).toBeGreaterThan(0);
   expect(plans.compaction).toBe(await page.locator('#layout .slice:has(.file.log)').count());
+  await screenshot(page, `${store}-layout-next-services`, 'section:has(> #slices-title)');
 
   // Compaction: log files into base files; the read-optimized query now sees the updates and deletes.
   await page.click('#compact');
