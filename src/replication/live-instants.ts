@@ -39,10 +39,9 @@ export async function checkNoLiveInstants(source: Storage, tail: readonly Instan
   const timeoutMs = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
   if (timeoutMs <= 0) return;
   const clock = options.clock ?? systemClock;
-  const completed = new Set(tail.filter((i) => i.state === 'COMPLETED').map((i) => i.requestedTime));
   let replayedTimes: ReadonlySet<string> | undefined;
   for (const i of tail) {
-    if (i.state === 'COMPLETED' || completed.has(i.requestedTime)) continue;
+    if (i.state === 'COMPLETED') continue;
     const beating = await hasHeartbeat(source, i.requestedTime);
     if (!beating && !WRITE_ACTIONS.has(i.action)) continue;
     if (await heartbeatExpired(source, i.requestedTime, timeoutMs, clock)) continue;

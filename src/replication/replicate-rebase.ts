@@ -6,7 +6,7 @@ import { unsupported } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
 import { openTable } from '../table/open.js';
 import type { WriteOptions } from '../engine/write/write-options.js';
-import { compareInstantTimes, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
+import { compareInstantTimes, parseInstantFileName, WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
 import { CopyContext, type ReplicateProgress } from './replicate-copy.js';
 import type { TableDirs } from './replicate-paths.js';
 import { rollbacksToRead, unmatchedInstants, type TimelineSide } from './replicate-plan.js';
@@ -73,8 +73,8 @@ export async function reconcile(source: Storage, target: Storage, mode: 'pull' |
   const tail = unmatchedInstants(s, t);
   const targetOnly = unmatchedInstants(t, s);
   // A local write still in progress would be taken back with the tail: refuse before changing anything.
-  // A replay's tag is the source instant's completed file name (`<requested>.<action>`, `<requested>_<completion>.<action>` on layout 2).
-  const replayedTimes = async () => new Set([...(await replayedTags(await openTable(target), targetOnly))].map((tag) => /^\d+/.exec(tag)?.[0] ?? tag));
+  // A replay's tag is the source instant's completed file name (`:delete` appended for its deletes).
+  const replayedTimes = async () => new Set([...(await replayedTags(await openTable(target), targetOnly))].map((tag) => parseInstantFileName(tag.replace(/:delete$/, ''))?.requestedTime ?? tag));
   await checkNoLiveInstants(source, tail, replayedTimes, options);
   const unpublished = tail.filter((i) => i.state === 'COMPLETED' && WRITE_ACTIONS.has(i.action) && !targetUndid.has(i.requestedTime));
   let replay: { writes: number; replayed: ReplayedWrite[] } = { writes: 0, replayed: [] };

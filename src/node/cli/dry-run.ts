@@ -1,8 +1,7 @@
 // `lakelet compact --dry-run` and `lakelet clean --dry-run`: the plans `table.compactionPlan()` and
 // `table.cleanPlan()` return (nothing written), as the lines the commands print.
 import type { PlannedClean, PlannedCompaction } from '../index.js';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { plural } from './output.js';
 
 /** What `lakelet compact --dry-run` prints: a summary line, then one line per file slice. */
 export function compactionPlanText(plan: PlannedCompaction): string {

@@ -2,6 +2,7 @@
 // pending instants, savepoints, how far back it is readable), how its schema evolved and which files its
 // latest snapshot reads.
 import { avroSchemaToJson, META_FIELDS, type SchemaChange, type Table } from '../index.js';
+import { plural } from './output.js';
 
 /** The help text of `lakelet inspect`. */
 export const INSPECT_USAGE = `Usage: lakelet inspect <table> [--json]
@@ -146,7 +147,6 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(1)} ${units[u]}`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const listText = (xs: readonly string[]) => (xs.length === 0 ? '(none)' : xs.join(', '));
 
 /** One line for a list of schema changes: `added extra (nullable string); n: nullable long → nullable double`. */

@@ -116,3 +116,6 @@ export async function printText(out: CliOutput, text: string): Promise<number> {
   await sink.flush();
   return 0;
 }
+
+/** `1 file`, `3 files` (or `many` for an irregular plural): the count and noun of the commands' summary lines. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;

@@ -3,7 +3,7 @@
 // texts are services-help.ts's.
 import type { CleanOptions, Table } from '../index.js';
 import { HELP, onePositional, parseArgs, parseCount, UsageError, type OptionSpec, type ParsedArgs } from './args.js';
-import { printText, type CliOutput } from './output.js';
+import { plural, printText, type CliOutput } from './output.js';
 import { openForWrite } from './write.js';
 import { SERVICE_USAGES } from './services-help.js';
 import { cleanPlanText, compactionPlanText } from './dry-run.js';
@@ -274,5 +274,4 @@ function parseHours(text: string): number {
   return Number(s);
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
