@@ -5,7 +5,7 @@
 import { withTableWriteLock } from '../engine/commit/write-lock.js';
 import type { EngineContext } from '../engine/context.js';
 import { runPendingCompactions, scheduleCompaction, type CompactionResult } from '../engine/services/compaction.js';
-import { finishPendingRestores } from '../engine/services/restore.js';
+import { finishPendingRestores } from '../engine/services/restore-pending.js';
 import { rollbackLatestWrite } from '../engine/services/rollback-latest.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
 import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult, type MaintenanceOperation } from '../engine/table-support.js';

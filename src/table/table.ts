@@ -18,7 +18,7 @@ import { clean, type CleanOptions, type CleanResult } from '../engine/services/c
 import { archive } from '../engine/services/archival.js';
 import type { ArchivalOptions } from '../plan/archival-plan.js';
 import { deleteSavepoint, savepoint, type SavepointOptions, type SavepointResult } from '../engine/services/savepoint.js';
-import { restore, type RestoreResult } from '../engine/services/restore.js';
+import type { RestoreResult } from '../engine/services/restore.js';
 import type { WriteInput } from '../engine/write/records.js';
 import { compactTable, disableTableMetadataTable, rollbackTable, runTableService } from './services.js';
 import type { TableReadDefaults } from '../engine/context.js';
@@ -136,6 +136,7 @@ export class Table extends TableReader {
 
   /** Roll the table back to a savepoint: every write after it is undone through a restore instant. */
   async restore(savepointInstant: string | Instant): Promise<RestoreResult> {
+    const { restore } = await import('../engine/services/restore.js');
     return this.runService('restore', (ctx) => restore(ctx, savepointInstant));
   }
 

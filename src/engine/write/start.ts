@@ -5,7 +5,7 @@ import { LakeletError } from '../../errors.js';
 import { requestedReplaceBytes } from '../../timeline/commit-metadata-avro.js';
 import { startWrite, type InflightWrite } from '../commit/commit-protocol.js';
 import type { EngineContext } from '../context.js';
-import { finishPendingRestores } from '../services/restore.js';
+import { finishPendingRestores } from '../services/restore-pending.js';
 import { rollbackFailedWrites } from '../services/rollback.js';
 import { dropInterruptedSavepoints } from '../services/savepoint.js';
 import { checkTableMaintainable, MAINTAINED_METADATA_PARTITIONS } from '../table-support.js';
