@@ -62,9 +62,11 @@ const WIRE_KEY = '\u0000lakelet.micros';
  * `value` with every MicrosDate (inside plain objects, arrays and Maps) replaced by a plain marker object that
  * survives structured cloning — a cloned MicrosDate would arrive as a plain Date without its microseconds.
  * Returns `value` itself when it holds no MicrosDate. Undo with {@link microsFromWire} on the other side.
+ * With `schema` (the Avro schema of the records inside), the deep walk runs only when it has a microsecond time
+ * type: no other schema's records can hold a MicrosDate.
  */
-export function microsToWire<T>(value: T): T {
-  return toWire(value) as T;
+export function microsToWire<T>(value: T, schema?: unknown): T {
+  return schema && !JSON.stringify(schema).includes('micros"') ? value : (toWire(value) as T);
 }
 
 function toWire(v: unknown): unknown {

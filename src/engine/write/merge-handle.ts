@@ -58,12 +58,12 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
     const bytes = base ? ownBuffer(await storage.read(base.path)) : undefined;
     if (slice) {
       const logs = slice.logs.map((l) => ({ path: l.path, bytes: ownBuffer(l.bytes) }));
-      const request = { ...microsToWire(spec), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
+      const request = { ...microsToWire(spec, spec.schema), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
       const r = await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]);
       return { ...r, bytes: new Uint8Array(r.bytes) };
     }
     // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
-    const r = await pool.run('mergeFileGroup', { ...microsToWire(spec), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []);
+    const r = await pool.run('mergeFileGroup', { ...microsToWire(spec, spec.schema), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []);
     return { ...r, bytes: new Uint8Array(r.bytes) };
   }
   const file = base ? await storageBuffer(storage, base.path, base.size || undefined) : undefined;
