@@ -52,6 +52,21 @@ describe('sortByPartitionAndKey', () => {
     expect(byteOrderIsStringOrder(['a\uD800'])).toBe(false);
   });
 
+  it('byteOrderIsStringOrder = its definition (no lone surrogate, and not both a pair and U+E000..U+FFFF) on random key sets', () => {
+    const alphabet = ['a', 'é', '\uD7FF', '\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\uE000', '\uFFFF', '😀'];
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const definition = (keys: string[]) =>
+      !keys.some((k) => lone.test(k)) && !(keys.some((k) => /[\uD800-\uDFFF]/.test(k)) && keys.some((k) => /[\uE000-\uFFFF]/.test(k)));
+    const rnd = new Random(7);
+    const seen = new Set<boolean>();
+    for (let t = 0; t < 2000; t++) {
+      const keys = Array.from({ length: 1 + rnd.int(4) }, () => Array.from({ length: rnd.int(5) }, () => alphabet[rnd.int(alphabet.length)]).join(''));
+      expect(byteOrderIsStringOrder(keys), JSON.stringify(keys)).toBe(definition(keys));
+      seen.add(definition(keys));
+    }
+    expect([...seen].sort()).toEqual([false, true]);
+  });
+
   it('kernel path = JS path on random batches of mixed keys', () => {
     const rnd = new Random(42);
     const alphabet = ['a', 'b', 'z', '0', '\u00e9', '\u4e2d', '\uD7FF', '\uE000', '\uFFFF', '\uFF01', '😀', '\u{10FFFF}', '\u0000'];
