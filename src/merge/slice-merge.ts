@@ -7,7 +7,7 @@ import type { BaseFileWriterOptions } from '../format/parquet/write.js';
 import type { AvroRecordSchema, AvroSchema } from '../format/avro/schema.js';
 import { footerSchema, schemaPromoter } from '../schema/promotion.js';
 import { scanLogBlocks, type LogBlock } from '../format/log/block.js';
-import { dataBlockSchema, decodeAvroDataBlock, decodeDeleteBlock, parquetDataBlockBytes } from '../format/log/content.js';
+import { dataBlockSchema, decodeAvroDataBlock, parquetDataBlockBytes } from '../format/log/content.js';
 import { checkKnownHeaderKeys, isPartialBlock } from '../format/log/header.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows, type AsyncBuffer } from '../format/parquet/read.js';
 import { scanSliceLogs, type LogScanWarning, type LogVisibility, type SliceLogBlock } from '../file-group/log-scanner.js';
@@ -78,6 +78,7 @@ export async function mergeSlice(baseBatches: AsyncIterable<Record<string, unkno
   const columns = input.columns ? [...input.columns] : undefined;
   for (const { block, path } of blocks) {
     if (block.type === 'DELETE') {
+      const { decodeDeleteBlock } = await import('../format/log/delete-block.js'); // only slices with deletes load it
       merger.addDeletes(
         decodeDeleteBlock(block, path)
           .filter((d) => d.recordKey !== null)

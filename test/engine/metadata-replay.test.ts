@@ -8,7 +8,7 @@
 // (whole bytes for delete-only logs when Spark's header order is ours; else blocks, headers and HFile entries).
 import { describe, expect, it } from 'vitest';
 import { scanLogBlocks } from '../../src/format/log/block.js';
-import { decodeDeleteBlock } from '../../src/format/log/content.js';
+import { decodeDeleteBlock } from '../../src/format/log/delete-block.js';
 import { encodeDeleteBlockContent } from '../../src/format/log/delete-block.js';
 import { HFileReader } from '../../src/format/hfile/reader.js';
 import { parseBaseFileName, parseLogFileName } from '../../src/file-group/file-names.js';

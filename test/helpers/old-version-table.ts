@@ -7,8 +7,8 @@
 // is in ../shared, so this is the closest to what Spark wrote that the docs let us derive.
 import { formatProperties, parseProperties } from '../../src/config/properties.js';
 import { encodeLogBlock, scanLogBlocks } from '../../src/format/log/block.js';
-import { decodeAvroDataBlock, decodeDeleteBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
-import type { DeleteRecord } from '../../src/format/log/delete-block.js';
+import { decodeAvroDataBlock, encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import { decodeDeleteBlock, type DeleteRecord } from '../../src/format/log/delete-block.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../src/format/parquet/read.js';
 import { writeBaseFile } from '../../src/format/parquet/write.js';
 import { parseRecordSchema } from '../../src/schema/table-schema.js';

@@ -2,7 +2,8 @@
 // blocks were encoded from columns (issue 13): one spread row object per upsert, encoded by the row path
 // (encodeAvroDataBlockContent). The columnar path must give byte-identical log files; do not "improve" this file.
 import { avroSchemaJson, type AvroRecordSchema } from '../../src/format/avro/schema.js';
-import { encodeAvroDataBlockContent, encodeDeleteBlockContent } from '../../src/format/log/content.js';
+import { encodeAvroDataBlockContent } from '../../src/format/log/content.js';
+import { encodeDeleteBlockContent } from '../../src/format/log/delete-block.js';
 import { encodeLogBlock } from '../../src/format/log/block.js';
 import type { HoodieRecord } from '../../src/merge/hoodie-record.js';
 

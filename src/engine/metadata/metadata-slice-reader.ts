@@ -6,7 +6,7 @@ import { corruptFile } from '../../errors.js';
 import { HFileReader, type HFileSource } from '../../format/hfile/reader.js';
 import type { HFileEntry } from '../../format/hfile/key-value.js';
 import { scanLogBlocks, type LogBlock } from '../../format/log/block.js';
-import { decodeDeleteBlock } from '../../format/log/content.js';
+import { decodeDeleteBlock } from '../../format/log/delete-block.js';
 import type { MetadataFileSlice } from '../../metadata/metadata-file-slices.js';
 import { MetadataRecordMerger } from '../../metadata/metadata-merge.js';
 import { decodeMetadataRecord, type HoodieMetadataRecord } from '../../metadata/metadata-record.js';

@@ -5,7 +5,6 @@ import { logFileName } from '../../file-group/file-names.js';
 import { partitionFilePath } from '../../layout.js';
 import type { LogFile } from '../../file-group/file-slice.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../../format/avro/schema.js';
-import { encodeDeleteBlockContent } from '../../format/log/content.js';
 import { encodeAvroDataBlockColumns } from '../../format/log/data-block-columns.js';
 import type { ColumnBatch } from '../../format/parquet/column-batch.js';
 import { encodeLogBlock } from '../../format/log/block.js';
@@ -64,7 +63,10 @@ export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
     const { batch, constants } = logRecordColumns(input, upserts);
     blocks.push(encodeLogBlock('AVRO_DATA', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeAvroDataBlockColumns(input.schema, batch, constants)));
   }
-  if (deletes.length > 0) blocks.push(encodeLogBlock('DELETE', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeDeleteBlockContent(deletes)));
+  if (deletes.length > 0) {
+    const { encodeDeleteBlockContent } = await import('../../format/log/delete-block.js'); // only writes with deletes load it
+    blocks.push(encodeLogBlock('DELETE', { INSTANT_TIME: input.instantTime, SCHEMA: schemaJson }, encodeDeleteBlockContent(deletes)));
+  }
   const bytes = concat(blocks);
   await input.beforeWrite(path);
   await input.storage.write(path, bytes);

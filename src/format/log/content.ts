@@ -1,5 +1,6 @@
-// Decoding and encoding the content of Hudi log blocks (hudi-format.md §7.2): AVRO_DATA records, DELETE
-// records (log-block-delete.ts), embedded PARQUET_DATA files and COMMAND (rollback) blocks.
+// Decoding and encoding the content of Hudi log blocks (hudi-format.md §7.2): AVRO_DATA records, embedded
+// PARQUET_DATA files and COMMAND (rollback) blocks. DELETE records are delete-block.ts's (loaded only where a
+// DELETE block is read or written); block-content.ts decodes a block of any type.
 
 import { LakeletError, corruptFile } from '../../errors.js';
 import { AvroReader } from '../avro/reader.js';
@@ -8,17 +9,6 @@ import { compileAvroReader } from '../avro/decoder.js';
 import { compileAvroWriter } from '../avro/encoder.js';
 import { type AvroSchema, parseAvroSchema } from '../avro/schema.js';
 import type { LogBlock } from './block.js';
-import { type DeleteRecord, decodeDeleteBlockContent } from './delete-block.js';
-
-export {
-  type DeleteRecord,
-  type DeleteRecordInput,
-  type OrderingValType,
-  ORDERING_VAL_TYPES,
-  decodeDeleteBlockContent,
-  encodeDeleteBlockContent,
-  inferOrderingValType,
-} from './delete-block.js';
 
 /** Records of an AVRO_DATA block with the writer schema they were decoded with. */
 export interface AvroDataBlockContent {
@@ -31,13 +21,6 @@ export interface CommandBlockContent {
   commandType: 'ROLLBACK';
   targetInstant: string;
 }
-
-/** Decoded content of any block type lakelet reads. */
-export type LogBlockContent =
-  | { type: 'AVRO_DATA'; schema: AvroSchema; records: Record<string, unknown>[] }
-  | { type: 'DELETE'; records: DeleteRecord[] }
-  | { type: 'PARQUET_DATA'; parquet: Uint8Array }
-  | { type: 'COMMAND'; command: CommandBlockContent };
 
 const SCHEMA_CACHE_SIZE = 32;
 const schemaCache = new Map<string, AvroSchema>();
@@ -116,12 +99,6 @@ export function encodeAvroDataBlockContent(schema: AvroSchema | string | object,
   return w.finish();
 }
 
-/** Decode a DELETE block's records (see {@link decodeDeleteBlockContent}). */
-export function decodeDeleteBlock(block: LogBlock, path?: string): DeleteRecord[] {
-  if (block.type !== 'DELETE') throw new LakeletError('INVALID_ARGUMENT', `log block: expected a DELETE block, got ${block.type}`, { value: block.type });
-  return decodeDeleteBlockContent(block.content, path, block.contentOffset);
-}
-
 /**
  * The parquet file embedded in a PARQUET_DATA block (a view into the log bytes, no copy); parse it with
  * hyparquet. Content that is not a parquet file (`PAR1` at both ends) → `CORRUPT_FILE`.
@@ -142,20 +119,4 @@ export function decodeCommandBlock(block: LogBlock, path?: string): CommandBlock
   if (kind === undefined || target === undefined) throw corruptFile('log block: command block lacks COMMAND_BLOCK_TYPE or TARGET_INSTANT_TIME', path, block.offset);
   if (kind !== '0') throw new LakeletError('UNSUPPORTED', `log block: command block type "${kind}" is not supported`, { ...(path === undefined ? {} : { path }), offset: block.offset, value: kind });
   return { commandType: 'ROLLBACK', targetInstant: target };
-}
-
-/** Decode any readable block's content. HFILE_DATA and CDC_DATA → `UNSUPPORTED`. */
-export function decodeLogBlockContent(block: LogBlock, path?: string): LogBlockContent {
-  switch (block.type) {
-    case 'AVRO_DATA':
-      return { type: 'AVRO_DATA', ...decodeAvroDataBlock(block, path) };
-    case 'DELETE':
-      return { type: 'DELETE', records: decodeDeleteBlock(block, path) };
-    case 'PARQUET_DATA':
-      return { type: 'PARQUET_DATA', parquet: parquetDataBlockBytes(block, path) };
-    case 'COMMAND':
-      return { type: 'COMMAND', command: decodeCommandBlock(block, path) };
-    default:
-      throw new LakeletError('UNSUPPORTED', `log block: ${block.type} blocks are not supported`, { ...(path === undefined ? {} : { path }), offset: block.offset, value: block.type });
-  }
 }

@@ -8,6 +8,7 @@ import { AvroWriter } from '../avro/writer.js';
 import { decimalToBytes } from '../avro/encoder.js';
 import { dateFromDays, dateFromMicros, decimalFromBytes } from '../../schema/values.js';
 import { epochMicros } from '../../schema/timestamp-micros.js';
+import type { LogBlock } from './block.js';
 import { decodeKryoDeleteRecords } from './kryo-delete.js';
 
 /**
@@ -48,6 +49,12 @@ const DECIMAL_PRECISION = 30;
 const DECIMAL_SCALE = 15;
 /** Branch index of LocalDateWrapper inside ArrayWrapper's item union. */
 const LOCAL_DATE_ITEM = 12;
+
+/** Decode a DELETE block's records (see {@link decodeDeleteBlockContent}). */
+export function decodeDeleteBlock(block: LogBlock, path?: string): DeleteRecord[] {
+  if (block.type !== 'DELETE') throw new LakeletError('INVALID_ARGUMENT', `log block: expected a DELETE block, got ${block.type}`, { value: block.type });
+  return decodeDeleteBlockContent(block.content, path, block.contentOffset);
+}
 
 /**
  * Decode DELETE block content. `contentOffset` (the content's offset in the file) and `path` only decorate

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { isLakeletError } from '../../../src/errors.js';
 import { encodeLogBlock, scanLogBlocks } from '../../../src/format/log/block.js';
-import { decodeLogBlockContent } from '../../../src/format/log/content.js';
+import { decodeLogBlockContent } from '../../../src/format/log/block-content.js';
 
 function logFile(kind: string): Uint8Array {
   const dir = `${inject('FIXTURES_DIR')}/core-test-data/log_files/${kind}`;

@@ -6,10 +6,9 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { describe, expect, inject, it } from 'vitest';
 import { encodeLogBlock, type LogBlock, scanLogBlocks } from '../../../src/format/log/block.js';
-import {
-  decodeAvroDataBlock, decodeCommandBlock, decodeDeleteBlock, decodeLogBlockContent, encodeAvroDataBlockContent,
-  encodeDeleteBlockContent, parquetDataBlockBytes,
-} from '../../../src/format/log/content.js';
+import { decodeLogBlockContent } from '../../../src/format/log/block-content.js';
+import { decodeAvroDataBlock, decodeCommandBlock, encodeAvroDataBlockContent, parquetDataBlockBytes } from '../../../src/format/log/content.js';
+import { decodeDeleteBlock, encodeDeleteBlockContent } from '../../../src/format/log/delete-block.js';
 
 const logDir = (): string => `${inject('FIXTURES_DIR')}/core-test-data/log_files`;
 function logFile(kind: string): { name: string; bytes: Uint8Array } {

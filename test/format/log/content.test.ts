@@ -3,10 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { isLakeletError } from '../../../src/errors.js';
 import { encodeLogBlock, scanLogBlocks, type LogBlock } from '../../../src/format/log/block.js';
+import { decodeAvroDataBlock, decodeCommandBlock, encodeAvroDataBlockContent, parquetDataBlockBytes } from '../../../src/format/log/content.js';
 import {
-  decodeAvroDataBlock, decodeCommandBlock, decodeDeleteBlock, decodeDeleteBlockContent, encodeAvroDataBlockContent,
-  encodeDeleteBlockContent, parquetDataBlockBytes, type DeleteRecordInput,
-} from '../../../src/format/log/content.js';
+  decodeDeleteBlock, decodeDeleteBlockContent, encodeDeleteBlockContent, type DeleteRecordInput,
+} from '../../../src/format/log/delete-block.js';
 
 const schemaText = JSON.stringify({
   type: 'record', name: 't_record', namespace: 'hoodie.t', fields: [

@@ -4,7 +4,7 @@
 // test encoder in test/helpers/kryo-encode.ts, written from Kryo's writer side.
 import { describe, expect, it } from 'vitest';
 import { isLakeletError, type LakeletError } from '../../../src/errors.js';
-import { decodeDeleteBlock, decodeDeleteBlockContent } from '../../../src/format/log/content.js';
+import { decodeDeleteBlock, decodeDeleteBlockContent } from '../../../src/format/log/delete-block.js';
 import { encodeLogBlock, scanLogBlocks } from '../../../src/format/log/block.js';
 import { decodeKryoDeleteRecords } from '../../../src/format/log/kryo-delete.js';
 import { encodeKryoDeleteRecords, kryoDeleteBlockContent, type KryoDeleteInput, type KryoOrderingValue } from '../../helpers/kryo-encode.js';
