@@ -268,20 +268,77 @@ export function bloomProbeBatch(
   return 0;
 }
 
-/** Sets the k bits of every key in the single bit array at `bitsPtr` (ceil(m/8) bytes, LSB-first). */
-export function bloomAddBatch(bitsPtr: usize, m: i32, k: i32, keysPtr: usize, offsetsPtr: usize, count: i32): void {
-  for (let i = 0; i < count; i++) {
-    const o = offsetsPtr + (<usize>i << 2);
-    const start = load<u32>(o);
-    const len = <i32>(load<u32>(o, 4) - start);
-    const p = keysPtr + <usize>start;
-    let h: i32 = 0;
-    for (let j = 0; j < k; j++) {
-      h = murmur(p, len, h);
-      const pos = <u32>abs<i32>(h % m);
-      const at = bitsPtr + <usize>(pos >>> 3);
-      store<u8>(at, load<u8>(at) | <u8>(<u32>1 << (pos & 7)));
-    }
+// @ts-ignore: decorator
+@inline
+function setBit(bits: usize, pos: u32): void {
+  const at = bits + <usize>(pos >>> 3);
+  store<u8>(at, load<u8>(at) | <u8>(<u32>1 << (pos & 7)));
+}
+
+/** Sets the k bits of the key at `p` (`len` bytes) directly, for keys too long to premix. */
+// @ts-ignore: decorator
+@inline
+function addDirect(bitsPtr: usize, m: i32, k: i32, p: usize, len: i32): void {
+  let h: i32 = 0;
+  for (let j = 0; j < k; j++) {
+    h = murmur(p, len, h);
+    setBit(bitsPtr, <u32>abs<i32>(h % m));
   }
 }
 
+/**
+ * Sets the k bits of every key in the single bit array at `bitsPtr` (ceil(m/8) bytes, LSB-first). Keys are
+ * premixed (as probes are) and hashed two at a time, so the two chains of k hashes overlap. `scratchPtr` must
+ * hold 2 x MAX_PREMIX_WORDS block words (2 KiB).
+ */
+export function bloomAddBatch(bitsPtr: usize, m: i32, k: i32, keysPtr: usize, offsetsPtr: usize, count: i32, scratchPtr: usize): void {
+  const wordsA = scratchPtr, wordsB = scratchPtr + (<usize>MAX_PREMIX_WORDS << 2);
+  let i = 0;
+  while (i < count) {
+    const oa = offsetsPtr + (<usize>i << 2);
+    const sa = load<u32>(oa);
+    const lenA = <i32>(load<u32>(oa, 4) - sa);
+    const pa = keysPtr + <usize>sa;
+    const blocksA = lenA >> 2;
+    if (blocksA > MAX_PREMIX_WORDS) {
+      addDirect(bitsPtr, m, k, pa, lenA);
+      i++;
+      continue;
+    }
+    let lenB: i32 = -1, blocksB: i32 = 0;
+    let pb: usize = 0;
+    if (i + 1 < count) {
+      const ob = oa + 4;
+      const sb = load<u32>(ob);
+      lenB = <i32>(load<u32>(ob, 4) - sb);
+      pb = keysPtr + <usize>sb;
+      blocksB = lenB >> 2;
+      if (blocksB > MAX_PREMIX_WORDS) {
+        addDirect(bitsPtr, m, k, pb, lenB);
+        lenB = -1; // B is done; A pairs with nothing this round
+      }
+    }
+    premix(pa, blocksA, wordsA);
+    const tailA = tailTerm(pa, lenA);
+    const hasTailA = (lenA & 3) != 0;
+    if (lenB < 0) {
+      let h: i32 = 0;
+      for (let j = 0; j < k; j++) {
+        h = murmurPremixed(wordsA, blocksA, lenA, tailA, hasTailA, h);
+        setBit(bitsPtr, <u32>abs<i32>(h % m));
+      }
+    } else {
+      premix(pb, blocksB, wordsB);
+      const tailB = tailTerm(pb, lenB);
+      const hasTailB = (lenB & 3) != 0;
+      let hA: i32 = 0, hB: i32 = 0;
+      for (let j = 0; j < k; j++) {
+        hA = murmurPremixed(wordsA, blocksA, lenA, tailA, hasTailA, hA);
+        hB = murmurPremixed(wordsB, blocksB, lenB, tailB, hasTailB, hB);
+        setBit(bitsPtr, <u32>abs<i32>(hA % m));
+        setBit(bitsPtr, <u32>abs<i32>(hB % m));
+      }
+    }
+    i += 2;
+  }
+}

@@ -1,11 +1,13 @@
-// Hudi's record-key bloom filter (footer key `org.apache.hudi.bloomfilter`): SIMPLE and DYNAMIC_V0 parsing,
-// building and Base64 serialization, byte-for-byte what Hudi writes (hudi-format.md §6.2). Pure: hashes with
-// the JS kernel twin; batch probes can hand `bits` to `Kernels.bloomProbe`.
+// Hudi's record-key bloom filter (footer key `org.apache.hudi.bloomfilter`): SIMPLE and DYNAMIC_V0 building and
+// Base64 serialization, byte-for-byte what Hudi writes (hudi-format.md §6.2; parsing: bloom-filter-parse.ts).
+// Hashes with the JS kernel twin; batch adds go to the thread's WASM kernels when loaded; batch probes can hand
+// `bits` to `Kernels.bloomProbe`.
 
 import { LakeletError } from '../errors.js';
 import { encodeKey, bloomRowBytes } from '../kernels/kernels.js';
 import { bloomRowHasAll, bloomRowSet, hudiBloomPositions } from '../kernels/js/bloom.js';
-import { decodeBase64, encodeBase64 } from './base64.js';
+import { activeThreadKernels, type ThreadKernels } from '../kernels/thread-kernels.js';
+import { encodeBase64 } from './base64.js';
 
 /** Parquet footer key holding the Base64 bloom filter. */
 export const BLOOM_FILTER_FOOTER_KEY = 'org.apache.hudi.bloomfilter';
@@ -40,6 +42,11 @@ export interface HudiBloomFilter {
   mightContain(key: string | Uint8Array): boolean;
   /** Adds a record key (UTF-8 encoded as Java does). Empty keys throw `INVALID_ARGUMENT`, as in Hudi. */
   add(key: string | Uint8Array): void;
+  /**
+   * Adds keys in order: the same filter as {@link add} of each key, hashed by one WASM call per filter row when
+   * the thread's kernels are loaded (kernels/thread-kernels.ts), else key by key in JS.
+   */
+  addAll(keys: readonly (string | Uint8Array)[]): void;
   /** The serialized filter (Java `DataOutput` layout) as bytes. */
   toBytes(): Uint8Array;
   /** The footer value: {@link toBytes} in standard Base64. */
@@ -58,21 +65,13 @@ export interface CreateBloomFilterOptions {
   type?: BloomFilterTypeCode;
 }
 
-/** Options of {@link parseBloomFilter}. */
-export interface ParseBloomFilterOptions {
-  /** File the string came from, for error context. */
-  path?: string;
-  /**
-   * DYNAMIC_V0 bound for keys added after parsing. Hudi does not serialize it, so a deserialized Hudi filter
-   * has 0 (once the last row is full, further keys go round-robin into existing rows); that is the default.
-   */
-  maxEntries?: number;
-}
-
-const VERSION = -1;
-const MURMUR_HASH = 1;
-const JENKINS_HASH = 0;
-const HEADER_BYTES = 13;
+/** The serialized filter's version (Hadoop's versioned layout). */
+export const BLOOM_FILTER_VERSION = -1;
+/** Hash type codes of a serialized filter: Hudi writes MURMUR_HASH. */
+export const MURMUR_HASH = 1;
+export const JENKINS_HASH = 0;
+/** Bytes of a serialized filter's header: version, k, hash type, m. */
+export const BLOOM_FILTER_HEADER_BYTES = 13;
 const LOG2_SQUARED = Math.log(2) * Math.log(2);
 
 /** Hudi's sizing (`BloomFilterUtils`): bits `m = ceil(n * (-ln p / ln²2))` and hashes `k = ceil(ln 2 * m / n)`. */
@@ -139,6 +138,35 @@ class Filter implements HudiBloomFilter {
     if (this.type === 'DYNAMIC_V0') this.lastRowCount = (this.lastRowCount + 1) | 0;
   }
 
+  addAll(keys: readonly (string | Uint8Array)[]): void {
+    const kernels = activeThreadKernels();
+    let i = 0;
+    while (i < keys.length) {
+      // the keys that go to the current row without a new row or round-robin (all of them for SIMPLE)
+      let run = keys.length - i;
+      if (this.type === 'DYNAMIC_V0') run = this.reachedMax || this.lastRowCount >= this.rowCapacity ? 0 : Math.min(run, this.rowCapacity - this.lastRowCount);
+      for (let j = 0; j < run; j++) if (keys[i + j]?.length === 0) run = j; // add() throws for it, after the keys before it
+      if (kernels !== undefined && run >= 2 && this.addToLastRow(kernels, keys.slice(i, i + run))) {
+        i += run;
+      } else {
+        this.add(keys[i] as string | Uint8Array);
+        i++;
+      }
+    }
+  }
+
+  /** Sets the keys' bits in the last row with one WASM call; false (nothing changed) when WASM memory cannot grow. */
+  private addToLastRow(kernels: ThreadKernels, keys: readonly (string | Uint8Array)[]): boolean {
+    const start = (this.numRows - 1) * this.rowBytes;
+    try {
+      kernels.bloomAdd(this.bits.subarray(start, start + this.rowBytes), this.numBits, this.numHashes, keys);
+    } catch {
+      return false;
+    }
+    if (this.type === 'DYNAMIC_V0') this.lastRowCount = (this.lastRowCount + keys.length) | 0;
+    return true;
+  }
+
   /** InternalDynamicBloomFilter.getActiveStandardBF + add: which row the next key goes to. */
   private activeRow(): number {
     if (this.type === 'SIMPLE') return 0;
@@ -160,15 +188,15 @@ class Filter implements HudiBloomFilter {
 
   toBytes(): Uint8Array {
     const dynamic = this.type === 'DYNAMIC_V0';
-    const size = dynamic ? HEADER_BYTES + 12 + this.numRows * (HEADER_BYTES + this.rowBytes) : HEADER_BYTES + this.rowBytes;
+    const size = dynamic ? BLOOM_FILTER_HEADER_BYTES + 12 + this.numRows * (BLOOM_FILTER_HEADER_BYTES + this.rowBytes) : BLOOM_FILTER_HEADER_BYTES + this.rowBytes;
     const out = new Uint8Array(size);
     const view = new DataView(out.buffer);
     const header = (at: number): number => {
-      view.setInt32(at, VERSION);
+      view.setInt32(at, BLOOM_FILTER_VERSION);
       view.setInt32(at + 4, this.numHashes);
       view.setInt8(at + 8, MURMUR_HASH);
       view.setInt32(at + 9, this.numBits);
-      return at + HEADER_BYTES;
+      return at + BLOOM_FILTER_HEADER_BYTES;
     };
     let at = header(0);
     if (!dynamic) {
@@ -192,6 +220,14 @@ class Filter implements HudiBloomFilter {
   }
 }
 
+/**
+ * A filter over parsed state (bloom-filter-parse.ts): `rows` bit arrays back-to-back in `bits`, DYNAMIC_V0's keys
+ * per row `rowCapacity` (0 for SIMPLE), its bound `maxEntries` and the last row's key count.
+ */
+export function bloomFilterOf(type: BloomFilterTypeCode, numBits: number, numHashes: number, rowCapacity: number, maxEntries: number, rows: number, lastRowCount: number, bits: Uint8Array): HudiBloomFilter {
+  return new Filter(type, numBits, numHashes, rowCapacity, maxEntries, rows, lastRowCount, bits);
+}
+
 /** Creates an empty Hudi bloom filter sized like Hudi's writer (defaults: 60000 keys, fpp 1e-9, DYNAMIC_V0). */
 export function createBloomFilter(options: CreateBloomFilterOptions = {}): HudiBloomFilter {
   const { numEntries = 60000, fpp = 1e-9, maxEntries = 100000, type = 'DYNAMIC_V0' } = options;
@@ -205,94 +241,4 @@ export function createBloomFilter(options: CreateBloomFilterOptions = {}): HudiB
   return type === 'SIMPLE'
     ? new Filter('SIMPLE', numBits, numHashes, 0, 0, 1, 0)
     : new Filter('DYNAMIC_V0', numBits, numHashes, numEntries, maxEntries | 0, 1, 0);
-}
-
-/**
- * Parses a footer bloom-filter string. `typeCode` is the `hoodie_bloom_filter_type_code` footer value; as in
- * Hudi, absent means SIMPLE. Malformed strings throw `CORRUPT_FILE` (with the byte offset); Jenkins-hash or
- * unknown-type filters throw `UNSUPPORTED`.
- */
-export function parseBloomFilter(base64: string, typeCode?: BloomFilterTypeCode | string | null, options: ParseBloomFilterOptions = {}): HudiBloomFilter {
-  const { path } = options;
-  const context = (offset?: number): Record<string, unknown> => ({ ...(path === undefined ? {} : { path }), ...(offset === undefined ? {} : { offset }) });
-  const type = typeCode ?? 'SIMPLE';
-  if (type !== 'SIMPLE' && type !== 'DYNAMIC_V0') {
-    throw new LakeletError('UNSUPPORTED', `bloom filter: unknown type code ${type}`, { ...context(), value: type });
-  }
-  if (typeof base64 !== 'string') {
-    throw new LakeletError('CORRUPT_FILE', 'bloom filter: serialized filter is not a string', context());
-  }
-  let bytes: Uint8Array;
-  try {
-    bytes = decodeBase64(base64);
-  } catch (err) {
-    const offset = err instanceof LakeletError && typeof err.context.offset === 'number' ? err.context.offset : undefined;
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new LakeletError('CORRUPT_FILE', `bloom filter: not valid Base64 (${reason})`, context(offset), { cause: err });
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const corrupt = (message: string, offset: number): LakeletError =>
-    new LakeletError('CORRUPT_FILE', `bloom filter: ${message} at byte ${offset}${path === undefined ? '' : ` in ${path}`}`, context(offset));
-  const need = (at: number, n: number, what: string): void => {
-    if (at + n > bytes.length) throw corrupt(`truncated ${what} (${bytes.length} bytes in all)`, at);
-  };
-  const readHeader = (at: number): { k: number; m: number } => {
-    need(at, HEADER_BYTES, 'filter header');
-    const version = view.getInt32(at);
-    if (version > 0) {
-      throw new LakeletError('UNSUPPORTED', `bloom filter: pre-versioned Hadoop filter (Jenkins hash) at byte ${at}`, context(at));
-    }
-    if (version !== VERSION) throw corrupt(`unsupported filter version ${version}`, at);
-    const k = view.getInt32(at + 4);
-    const hashType = view.getInt8(at + 8);
-    const m = view.getInt32(at + 9);
-    if (hashType === JENKINS_HASH) {
-      throw new LakeletError('UNSUPPORTED', `bloom filter: Jenkins hash filters are not supported (byte ${at + 8})`, context(at + 8));
-    }
-    if (hashType !== MURMUR_HASH) throw corrupt(`unknown hash type ${hashType}`, at + 8);
-    if (k < 1 || k > 0xffff) throw corrupt(`implausible hash count ${k}`, at + 4);
-    if (m < 1) throw corrupt(`non-positive bit count ${m}`, at + 9);
-    return { k, m };
-  };
-
-  const { k, m } = readHeader(0);
-  const rowBytes = bloomRowBytes(m);
-  let at = HEADER_BYTES;
-  let filter: Filter;
-  if (type === 'SIMPLE') {
-    need(at, rowBytes, 'bit array');
-    filter = new Filter('SIMPLE', m, k, 0, 0, 1, 0, bytes.slice(at, at + rowBytes));
-    at += rowBytes;
-  } else {
-    need(at, 12, 'dynamic filter fields');
-    const nr = view.getInt32(at);
-    const current = view.getInt32(at + 4);
-    const rows = view.getInt32(at + 8);
-    if (nr < 1) throw corrupt(`non-positive keys-per-row ${nr}`, at);
-    if (current < 0) throw corrupt(`negative key count ${current}`, at + 4);
-    if (rows < 1) throw corrupt(`non-positive row count ${rows}`, at + 8);
-    at += 12;
-    if ((bytes.length - at) / (HEADER_BYTES + rowBytes) < rows) {
-      throw corrupt(`truncated: ${rows} rows of ${HEADER_BYTES + rowBytes} bytes do not fit in ${bytes.length - at} bytes`, at);
-    }
-    const bits = new Uint8Array(rows * rowBytes);
-    for (let r = 0; r < rows; r++) {
-      const row = readHeader(at);
-      if (row.k !== k || row.m !== m) throw corrupt(`row ${r} has k=${row.k}, m=${row.m}, unlike the filter's k=${k}, m=${m}`, at);
-      at += HEADER_BYTES;
-      bits.set(bytes.subarray(at, at + rowBytes), r * rowBytes);
-      at += rowBytes;
-    }
-    filter = new Filter('DYNAMIC_V0', m, k, nr, options.maxEntries ?? 0, rows, current, bits);
-  }
-  if (at !== bytes.length) throw corrupt(`${bytes.length - at} trailing bytes after the filter`, at);
-  // Java reads only bits below m: drop stray padding bits so a re-serialization matches Hudi's
-  if (m % 8 !== 0) {
-    const mask = (1 << (m % 8)) - 1;
-    for (let r = 0; r < filter.numRows; r++) {
-      const last = (r + 1) * rowBytes - 1;
-      filter.bits[last] = (filter.bits[last] ?? 0) & mask;
-    }
-  }
-  return filter;
 }

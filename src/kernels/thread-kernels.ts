@@ -1,17 +1,56 @@
-// The snappy compressor of the WASM kernels loaded on this thread, for the synchronous page compressor
-// (src/format/compress/snappy.ts): set by the WASM binding when a module instance is ready, read per page.
+// The WASM kernels loaded on this thread, for the synchronous hot loops of the base-file writer (the SNAPPY page
+// compressor, the bloom filter's batch add): the first loaded instance installs itself; callers read it per call
+// and use the JS code while none is loaded (same bytes either way). Kernels load asynchronously, so a writer asks
+// for a load once (through the loader the platform set: Node reads the .wasm bytes; browsers fetch the module next
+// to wasm-kernels.js) and what it does before the load finishes runs in JS.
+import type { Kernels } from './kernels.js';
 
-/** A synchronous raw-snappy compressor. */
-export type SnappyKernel = (input: Uint8Array) => Uint8Array;
+/** The kernels synchronous callers use. */
+export type ThreadKernels = Pick<Kernels, 'snappyCompress' | 'bloomAdd'>;
 
-let active: SnappyKernel | undefined;
+/** Starts loading WASM kernels on this thread; a loaded instance installs itself. */
+export type ThreadKernelsLoader = () => Promise<unknown>;
 
-/** The loaded WASM snappy compressor, or `undefined` while none is loaded (callers then use the JS one). */
-export function activeSnappyKernel(): SnappyKernel | undefined {
+let active: ThreadKernels | undefined;
+
+/** The loaded WASM kernels, or `undefined` while none is loaded (callers then use JS). */
+export function activeThreadKernels(): ThreadKernels | undefined {
   return active;
 }
 
-/** Makes `kernel` the thread's snappy compressor (`undefined`: back to JS). The first loaded instance stays. */
-export function installSnappyKernel(kernel: SnappyKernel | undefined, replace = false): void {
-  if (active === undefined || replace || kernel === undefined) active = kernel;
+/** Makes `kernels` the thread's kernels (`undefined`: back to JS). The first loaded instance stays. */
+export function installThreadKernels(kernels: ThreadKernels | undefined, replace = false): void {
+  if (active === undefined || replace || kernels === undefined) active = kernels;
+}
+
+/**
+ * Browsers (and workers) fetch the kernels next to wasm-kernels.js; a file: module (Node) cannot fetch them, and
+ * a bundle without a module URL (workerd gives `import.meta.url` undefined) has nowhere to fetch them from.
+ */
+const moduleUrl: unknown = import.meta.url;
+const fetchKernels: ThreadKernelsLoader | undefined = typeof moduleUrl !== 'string' || moduleUrl.startsWith('file:')
+  ? undefined
+  : () => import('./wasm-kernels.js').then(({ loadKernels }) => loadKernels());
+
+let loader: ThreadKernelsLoader | undefined = fetchKernels;
+let requested: Promise<boolean> | undefined;
+
+/**
+ * Sets how this thread loads the WASM kernels (Node: from the .wasm bytes); `undefined` turns the load off (JS
+ * only, unless something else loads kernels). Takes effect if no load was requested yet.
+ */
+export function setThreadKernelsLoader(next: ThreadKernelsLoader | undefined): void {
+  loader = next;
+}
+
+/**
+ * Starts the thread's WASM kernel load once (later calls return the same promise); resolves `true` when kernels
+ * are installed, `false` when the load failed or no loader is set (JS stays in place).
+ */
+export function loadThreadKernels(): Promise<boolean> {
+  requested ??= (async () => {
+    if (active === undefined && loader !== undefined) await loader().catch(() => undefined);
+    return active !== undefined;
+  })();
+  return requested;
 }

@@ -1,12 +1,12 @@
 // The WASM binding of the kernels: instantiates the AssemblyScript module (no imports), copies each batch
 // into its linear memory, runs it and copies the results out; bloom filters of a BloomProbe stay resident. The
-// first wrapped instance also becomes the thread's snappy page compressor (kernels/snappy-kernel.ts).
+// first wrapped instance also becomes the thread's kernels for the file writer (kernels/thread-kernels.ts).
 // `loadKernels` picks the SIMD build when the runtime validates SIMD, and falls back to the JS twin.
 
 import { LakeletError } from '../errors.js';
 import { createJsKernels } from './js-kernels.js';
 import { ResidentHeap } from './resident-heap.js';
-import { installSnappyKernel } from './snappy-kernel.js';
+import { installThreadKernels } from './thread-kernels.js';
 import {
   bloomRowBytes, checkBloomArgs, checkOrderingValues, hashSeed64, keyCount, toPackedKeys,
   type BloomProbe, type Kernels, type KeysInput, type OrderingValues, type PackedKeys,
@@ -23,7 +23,7 @@ export interface KernelExports {
   bloomPositionsBatch(keysPtr: number, offsetsPtr: number, count: number, m: number, k: number, outPtr: number): void;
   bloomProbeBatch(bitsPtr: number, m: number, k: number, rows: number, keysPtr: number, offsetsPtr: number,
     count: number, outPtr: number, scratchPtr: number): number;
-  bloomAddBatch(bitsPtr: number, m: number, k: number, keysPtr: number, offsetsPtr: number, count: number): void;
+  bloomAddBatch(bitsPtr: number, m: number, k: number, keysPtr: number, offsetsPtr: number, count: number, scratchPtr: number): void;
   xxh64Batch(keysPtr: number, offsetsPtr: number, count: number, seed: bigint, outPtr: number): number;
   dedupeKeepMax(keysPtr: number, offsetsPtr: number, count: number, valuesPtr: number, valueKind: number,
     tablePtr: number, capacity: number, hashesPtr: number, keptPtr: number, outPtr: number): number;
@@ -50,6 +50,8 @@ const SNAPPY_TABLE_BYTES = 2 << 14;
 
 /** Bytes of scratch `bloomProbeBatch` needs: 2 x 256 premixed block words (asm MAX_PREMIX_WORDS), k positions, 2 x 16 bytes of slot state. */
 const probeScratchBytes = (k: number): number => 4 * (512 + k) + 32;
+/** Bytes of scratch `bloomAddBatch` needs: 2 x 256 premixed block words. */
+const ADD_SCRATCH_BYTES = 4 * 512;
 
 // (func (result v128) i32.const 0 i8x16.splat): validates only where wasm SIMD is supported.
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
@@ -202,9 +204,10 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
       ex.reset();
       const bitsPtr = alloc(bitBytes);
       const { keysPtr, offsetsPtr, count } = placeKeys(packed);
+      const scratchPtr = alloc(ADD_SCRATCH_BYTES);
       copyKeys(packed, keysPtr, offsetsPtr);
       new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes).set(filterBits.subarray(0, bitBytes));
-      ex.bloomAddBatch(bitsPtr, m, k, keysPtr, offsetsPtr, count);
+      ex.bloomAddBatch(bitsPtr, m, k, keysPtr, offsetsPtr, count, scratchPtr);
       filterBits.set(new Uint8Array(ex.memory.buffer, bitsPtr, bitBytes));
       return filterBits;
     },
@@ -221,7 +224,7 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
       return new Uint8Array(ex.memory.buffer, outPtr, written).slice();
     },
   };
-  installSnappyKernel(kernels.snappyCompress);
+  installThreadKernels(kernels);
   return kernels;
 }
 

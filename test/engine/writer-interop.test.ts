@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { parseTableConfig } from '../../src/config/table-config.js';
 import { parseBaseFileName } from '../../src/file-group/file-names.js';
 import { bufferFromBytes, readParquetFooter } from '../../src/format/parquet/read.js';
-import { parseBloomFilter } from '../../src/format/bloom-filter.js';
+import { parseBloomFilter } from '../../src/format/bloom-filter-parse.js';
 import { createTable, memoryStorage, openTable } from '../../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lakelet-interop-'));

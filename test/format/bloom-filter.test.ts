@@ -6,9 +6,8 @@ import { unzipSync } from 'fflate';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { describe, expect, inject, it } from 'vitest';
-import {
-  BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, bloomFilterSize, createBloomFilter, parseBloomFilter,
-} from '../../src/format/bloom-filter.js';
+import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, bloomFilterSize, createBloomFilter } from '../../src/format/bloom-filter.js';
+import { parseBloomFilter } from '../../src/format/bloom-filter-parse.js';
 import { decodeBase64, encodeBase64 } from '../../src/format/base64.js';
 import { jsKernels } from '../../src/kernels/js-kernels.js';
 import { isLakeletError, type LakeletErrorCode } from '../../src/errors.js';

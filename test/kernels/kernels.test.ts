@@ -174,6 +174,21 @@ describe('differential: JS twin vs WASM builds', () => {
     }
   });
 
+  it('bloom add agrees on keys too long to premix (over 1 KiB) next to short ones, odd and even counts', () => {
+    const long = (i: number) => `${'k'.repeat(1024 + (i % 7))}-${i}`; // 256+ block words: hashed directly
+    const mixes: string[][] = [
+      [long(1)], ['a', long(2)], [long(3), 'b'], [long(4), long(5), 'c'], ['d', 'e', long(6)],
+      Array.from({ length: 301 }, (_, i) => (i % 5 === 0 ? long(i) : `key-${i}-${'é'.repeat(i % 9)}`)),
+    ];
+    for (const batch of mixes) {
+      for (const [m, k] of [[M, K], [1001, 7]] as const) {
+        const rowBytes = Math.floor((m + 7) / 8);
+        const expected = jsKernels.bloomAdd(new Uint8Array(rowBytes), m, k, batch);
+        for (const name of ['simd', 'scalar']) expect(impls[name]?.().bloomAdd(new Uint8Array(rowBytes), m, k, batch), `${name} ${batch.length}`).toEqual(expected);
+      }
+    }
+  });
+
   it('grows wasm memory for a large batch and keeps working afterwards', async () => {
     const w = await instantiateKernels(wasmBytes('kernels.wasm'));
     const big = packKeys(Array.from({ length: 200_000 }, (_, i) => `key-${i}-${'x'.repeat(i % 50)}`));

@@ -1,6 +1,7 @@
 // The footer keys Hudi writes into a base file (Avro schema, record-key bloom filter and its type, min/max record
 // key) and the one reader of them, with Hudi's fallback to the legacy bloom key of files written as com.uber.hoodie.
-import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, LEGACY_BLOOM_FILTER_FOOTER_KEY, parseBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
+import { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, LEGACY_BLOOM_FILTER_FOOTER_KEY, type HudiBloomFilter } from '../bloom-filter.js';
+import { parseBloomFilter } from '../bloom-filter-parse.js';
 
 export { BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, LEGACY_BLOOM_FILTER_FOOTER_KEY };
 /** Footer key of the Avro schema (parquet-avro's). */

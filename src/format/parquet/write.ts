@@ -4,6 +4,7 @@ import type { KeyValue } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
+import { loadThreadKernels } from '../../kernels/thread-kernels.js';
 import { defaultPageCompressors } from '../compress/default-compressors.js';
 import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
 import { parquetSchemaFor, type ParquetFileSchema } from './schema.js';
@@ -59,6 +60,8 @@ export class BaseFileWriter {
   private readonly rowGroupRows: number;
   private readonly keyed: boolean;
   private readonly bloom: HudiBloomFilter | undefined;
+  /** Record keys not yet in the bloom filter: added in one batch by {@link finish} (WASM when loaded). */
+  private readonly bloomKeys: string[] = [];
   private readonly out = new ByteSink(1 << 16);
   private readonly rowGroups: EncodedRowGroup[] = [];
   private readonly chunkLeaves: ChunkLeaf[];
@@ -89,7 +92,10 @@ export class BaseFileWriter {
     if (this.keyed && !schema.fields.some((f) => f.name === RECORD_KEY_FIELD)) {
       throw new LakeletError('INVALID_ARGUMENT', `base file writer: populateMetaFields needs a "${RECORD_KEY_FIELD}" field in the schema`, { field: RECORD_KEY_FIELD });
     }
-    if (this.keyed && options.bloomFilter !== false) this.bloom = createBloomFilter(options.bloomFilter ?? {});
+    if (this.keyed && options.bloomFilter !== false) {
+      this.bloom = createBloomFilter(options.bloomFilter ?? {});
+      void loadThreadKernels(); // for the batch add at finish; JS adds the same bits if it has not loaded by then
+    }
     this.parquet = parquetSchemaFor(schema);
     this.shredder = new Shredder(this.parquet);
     this.chunkLeaves = this.parquet.leaves.map((l) => ({ element: l.schemaPath[l.schemaPath.length - 1] as ChunkLeaf['element'], path: l.schemaPath.slice(1).map((e) => e.name) }));
@@ -126,7 +132,7 @@ export class BaseFileWriter {
       }
       this.shredder.row(row);
       if (key !== undefined) {
-        this.bloom?.add(key);
+        if (this.bloom !== undefined) this.bloomKeys.push(key);
         if (this.minKey === undefined || key < this.minKey) this.minKey = key;
         if (this.maxKey === undefined || key > this.maxKey) this.maxKey = key;
       }
@@ -170,7 +176,7 @@ export class BaseFileWriter {
     if (keys !== undefined) {
       for (let i = 0; i < n; i++) {
         const key = keys[i] as string;
-        this.bloom?.add(key);
+        if (this.bloom !== undefined) this.bloomKeys.push(key);
         if (this.minKey === undefined || key < this.minKey) this.minKey = key;
         if (this.maxKey === undefined || key > this.maxKey) this.maxKey = key;
       }
@@ -185,6 +191,8 @@ export class BaseFileWriter {
     this.checkOpen();
     this.flushRowGroup(this.buffered);
     this.done = true;
+    this.bloom?.addAll(this.bloomKeys);
+    this.bloomKeys.length = 0;
     writeOffsetIndexes(this.out, this.rowGroups);
     writeFileMetaData(
       this.out,

@@ -2,23 +2,23 @@
 // the snappy WASM kernel loaded from the packaged .wasm bytes (same output as JS).
 import { describe, expect, test } from 'vitest';
 import { defaultPageCompressors, gzipFflate } from '../../../src/format/compress/default-compressors.js';
-import { loadSnappyKernel, snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
-import { activeSnappyKernel } from '../../../src/kernels/snappy-kernel.js';
+import { snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
+import { activeThreadKernels, loadThreadKernels } from '../../../src/kernels/thread-kernels.js';
 import { gzipNodeZlib, useNodeCompressors } from '../../../src/node/compressors-node.js';
 import { compressInputs } from './inputs.js';
 
 describe('useNodeCompressors', () => {
   test('GZIP becomes node:zlib level 1 and snappy switches to the WASM kernel with the same bytes', async () => {
     expect(defaultPageCompressors().GZIP).toBe(gzipFflate);
-    expect(activeSnappyKernel()).toBeUndefined();
+    expect(activeThreadKernels()).toBeUndefined();
     useNodeCompressors();
     useNodeCompressors(); // idempotent
     expect(defaultPageCompressors().GZIP).toBe(gzipNodeZlib);
     const inputs = compressInputs();
     const first = inputs[7]![1];
     expect(Buffer.from(snappyCompress(first)).equals(Buffer.from(snappyCompressJs(first)))).toBe(true); // JS, load started
-    expect(await loadSnappyKernel()).toBe(true);
-    expect(activeSnappyKernel()).toBeDefined();
+    expect(await loadThreadKernels()).toBe(true);
+    expect(activeThreadKernels()).toBeDefined();
     for (const [name, input] of inputs) {
       expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input))), name).toBe(true);
     }

@@ -9,14 +9,14 @@ import { snappyCompress } from '../../../src/format/compress/snappy.js';
 import { snappyCompressJs } from '../../../src/format/compress/snappy-js.js';
 import type { Kernels } from '../../../src/kernels/kernels.js';
 import { jsKernels } from '../../../src/kernels/js-kernels.js';
-import { activeSnappyKernel, installSnappyKernel } from '../../../src/kernels/snappy-kernel.js';
+import { activeThreadKernels, installThreadKernels } from '../../../src/kernels/thread-kernels.js';
 import { instantiateKernels } from '../../../src/kernels/wasm-kernels.js';
 import { compressInputs, randomBytes } from './inputs.js';
 
 const generated = fileURLToPath(new URL('../../../src/kernels/generated/', import.meta.url));
 let builds: Record<'scalar' | 'simd', Kernels> | undefined;
 beforeAll(async () => {
-  installSnappyKernel(undefined);
+  installThreadKernels(undefined);
   builds = {
     scalar: await instantiateKernels(readFileSync(`${generated}kernels-scalar.wasm`), 'scalar'),
     simd: await instantiateKernels(readFileSync(`${generated}kernels.wasm`), 'simd'),
@@ -82,16 +82,16 @@ describe('snappy kernel', () => {
 
   test('snappyCompress runs on the first loaded WASM instance, on JS when the kernel throws or none is loaded', () => {
     const input = fuzzInput(5);
-    expect(activeSnappyKernel()).toBe(wasm('scalar').snappyCompress);
+    expect(activeThreadKernels()).toBe(wasm('scalar'));
     let calls = 0;
     const counting = (b: Uint8Array): Uint8Array => { calls++; return wasm('simd').snappyCompress(b); };
-    installSnappyKernel(counting, true);
+    installThreadKernels({ ...wasm('simd'), snappyCompress: counting }, true);
     expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true);
     expect(calls).toBe(1);
-    installSnappyKernel(() => { throw new Error('wasm memory cannot grow'); }, true);
+    installThreadKernels({ ...wasm('simd'), snappyCompress: () => { throw new Error('wasm memory cannot grow'); } }, true);
     expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true); // falls back to JS
-    installSnappyKernel(undefined);
-    expect(activeSnappyKernel()).toBeUndefined();
+    installThreadKernels(undefined);
+    expect(activeThreadKernels()).toBeUndefined();
     expect(Buffer.from(snappyCompress(input)).equals(Buffer.from(snappyCompressJs(input)))).toBe(true);
     expect(calls).toBe(1);
   });

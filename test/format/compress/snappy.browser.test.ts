@@ -3,18 +3,18 @@
 import { snappyUncompress } from 'hyparquet';
 import { describe, expect, test } from 'vitest';
 import { defaultPageCompressors, gzipFflate } from '../../../src/format/compress/default-compressors.js';
-import { loadSnappyKernel, snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
-import { activeSnappyKernel } from '../../../src/kernels/snappy-kernel.js';
+import { snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
+import { activeThreadKernels, loadThreadKernels } from '../../../src/kernels/thread-kernels.js';
 import { compressInputs } from './inputs.js';
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 describe('snappy in the browser', () => {
   test('loads the WASM kernel on first use; same bytes as JS; hyparquet decompresses them', async () => {
-    expect(activeSnappyKernel()).toBeUndefined();
+    expect(activeThreadKernels()).toBeUndefined();
     const inputs = compressInputs();
     expect(same(snappyCompress(inputs[7]![1]), snappyCompressJs(inputs[7]![1]))).toBe(true);
-    expect(await loadSnappyKernel()).toBe(true);
+    expect(await loadThreadKernels()).toBe(true);
     for (const [name, input] of inputs) {
       const packed = snappyCompress(input);
       expect(same(packed, snappyCompressJs(input)), name).toBe(true);

@@ -3,7 +3,7 @@
 // comparator, codec and versions, sorted unique keys, counts matching the trailer, bloom meta blocks in base
 // files only; and the ranged reader's lookups agree with a full scan.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBloomFilter } from '../../../src/format/bloom-filter.js';
+import { parseBloomFilter } from '../../../src/format/bloom-filter-parse.js';
 import { decodeHFile, type HFileContents } from '../../../src/format/hfile/decode.js';
 import { compareKeyBytes } from '../../../src/format/hfile/key-value.js';
 import { HFileReader } from '../../../src/format/hfile/reader.js';

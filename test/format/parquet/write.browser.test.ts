@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAvroSchema, type AvroRecordSchema } from '../../../src/format/avro/schema.js';
 import { BaseFileWriter } from '../../../src/format/parquet/write.js';
-import { parseBloomFilter } from '../../../src/format/bloom-filter.js';
+import { parseBloomFilter } from '../../../src/format/bloom-filter-parse.js';
 import { bufferFromBytes, readParquetFooter, readParquetRows } from '../../../src/format/parquet/read.js';
 import { withMetaFields } from '../../../src/schema/table-schema.js';
 
