@@ -103,7 +103,8 @@ function coerce(field: string, kind: ComparableKind, scale: number, v: unknown):
       const s = String(v).trim();
       const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(s);
       if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw bad();
-      return { sign: m[1] === '-' ? -1n : 1n, int: m[2] || '0', frac: m[3] ?? '' };
+      // `num`: the bound as a double where that orders it exactly (schema/compare.ts decimalNumber)
+      return { sign: m[1] === '-' ? -1n : 1n, int: m[2] || '0', frac: m[3] ?? '', ...(s.length <= 15 ? { num: Number(s) } : {}) };
     }
     case 'boolean': {
       if (typeof v === 'boolean') return v;

@@ -43,6 +43,17 @@ function scaled(v: unknown, scale: number): bigint | undefined {
   return d.sign * BigInt(d.int + d.frac.padEnd(s, '0'));
 }
 
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * A decimal (a plain decimal string, or a filter bound's `num`) as a double when that orders it exactly: at most
+ * 15 digits (DBL_DIG), so two distinct decimals never round to one double and rounding keeps their order.
+ */
+function decimalNumber(v: unknown): number | undefined {
+  if (typeof v === 'string') return v.length <= 15 && PLAIN_DECIMAL.test(v) ? Number(v) : undefined;
+  return typeof v === 'object' && v !== null ? (v as { num?: number }).num : undefined;
+}
+
 /**
  * Compare value `a` with value `b` of one kind: negative, zero, positive, or undefined when incomparable
  * (either is null or undefined). `b` may be a coerced filter value (see expr/filter.ts).
@@ -50,8 +61,12 @@ function scaled(v: unknown, scale: number): bigint | undefined {
 export function compareValues(kind: ComparableKind, scale: number, a: unknown, b: unknown): number | undefined {
   if (a === null || a === undefined || b === null || b === undefined) return undefined;
   if (kind === 'decimal') {
-    const bd = b as { frac: string };
-    const s = Math.max(scale, typeof bd === 'object' && bd ? bd.frac.length : 0, typeof a === 'string' ? (a.split('.')[1] ?? '').length : 0);
+    const p = decimalNumber(a);
+    const q = p === undefined ? undefined : decimalNumber(b);
+    if (q !== undefined) return (p as number) < q ? -1 : (p as number) > q ? 1 : 0;
+    // both sides at one scale, large enough for either (a bound or a string may carry more digits than `scale`)
+    const fracDigits = (v: unknown): number => (typeof v === 'object' ? (v as { frac: string }).frac.length : (String(v).split('.')[1] ?? '').length);
+    const s = Math.max(scale, fracDigits(a), fracDigits(b));
     const x = scaled(a, s);
     const y = scaled(b, s);
     if (x === undefined || y === undefined) return undefined;
