@@ -1,5 +1,5 @@
 // The `Kernels` contract shared by the WASM binding and its JS twin (Hudi murmur and bloom filter, xxHash64,
-// dedupe, key sort, raw snappy compression), plus the packed-key batch format (UTF-8 bytes back-to-back + u32 offsets) and the
+// dedupe, key sort, raw snappy compression and decompression), plus the packed-key batch format (UTF-8 bytes back-to-back + u32 offsets) and the
 // Java-compatible key encoding both sides hash.
 
 import { LakeletError } from '../errors.js';
@@ -90,6 +90,11 @@ export interface Kernels {
    * blocks); every implementation emits the same bytes. Returns a fresh array.
    */
   snappyCompress(input: Uint8Array): Uint8Array;
+  /**
+   * Raw snappy decompression of `input` into exactly `outputLength` bytes (a parquet page's uncompressed size; the
+   * stream's own length header is skipped, as hyparquet does). Corrupt input throws. Returns a fresh array.
+   */
+  snappyUncompress(input: Uint8Array, outputLength: number): Uint8Array;
 }
 
 const encoder = new TextEncoder();

@@ -1,12 +1,12 @@
-// The WASM kernels loaded on this thread, for the synchronous hot loops of the base-file writer (the SNAPPY page
-// compressor, the bloom filter's batch add): the first loaded instance installs itself; callers read it per call
+// The WASM kernels loaded on this thread, for the synchronous hot loops of the base-file writer and reader (SNAPPY
+// pages both ways, the bloom filter's batch add): the first loaded instance installs itself; callers read it per call
 // and use the JS code while none is loaded (same bytes either way). Kernels load asynchronously, so a writer asks
 // for a load once (through the loader the platform set: Node reads the .wasm bytes; browsers fetch the module next
 // to wasm-kernels.js) and what it does before the load finishes runs in JS.
 import type { Kernels } from './kernels.js';
 
 /** The kernels synchronous callers use. */
-export type ThreadKernels = Pick<Kernels, 'snappyCompress' | 'bloomAdd'>;
+export type ThreadKernels = Pick<Kernels, 'snappyCompress' | 'snappyUncompress' | 'bloomAdd'>;
 
 /** Starts loading WASM kernels on this thread; a loaded instance installs itself. */
 export type ThreadKernelsLoader = () => Promise<unknown>;
@@ -33,7 +33,7 @@ const fetchKernels: ThreadKernelsLoader | undefined = typeof moduleUrl !== 'stri
   : () => import('./wasm-kernels.js').then(({ loadKernels }) => loadKernels());
 
 let loader: ThreadKernelsLoader | undefined = fetchKernels;
-let requested: Promise<boolean> | undefined;
+let requested: Promise<void> | undefined;
 
 /**
  * Sets how this thread loads the WASM kernels (Node: from the .wasm bytes); `undefined` turns the load off (JS
@@ -43,14 +43,17 @@ export function setThreadKernelsLoader(next: ThreadKernelsLoader | undefined): v
   loader = next;
 }
 
+/** Starts the thread's WASM kernel load once, without waiting (callers use JS until it lands). */
+export function requestThreadKernels(): void {
+  requested ??= active === undefined && loader !== undefined ? loader().then(() => undefined, () => undefined) : Promise.resolve();
+}
+
 /**
- * Starts the thread's WASM kernel load once (later calls return the same promise); resolves `true` when kernels
- * are installed, `false` when the load failed or no loader is set (JS stays in place).
+ * Waits for the thread's WASM kernel load (started once); `true` when kernels are installed — by this load or any
+ * other — and `false` when the load failed or no loader is set (JS stays in place).
  */
-export function loadThreadKernels(): Promise<boolean> {
-  requested ??= (async () => {
-    if (active === undefined && loader !== undefined) await loader().catch(() => undefined);
-    return active !== undefined;
-  })();
-  return requested;
+export async function loadThreadKernels(): Promise<boolean> {
+  requestThreadKernels();
+  await requested;
+  return active !== undefined;
 }

@@ -31,6 +31,7 @@ export interface KernelExports {
     prePtr: number, tmpPrePtr: number, histPtr: number): number;
   snappyMaxLength(n: number): number;
   snappyCompress(inPtr: number, len: number, outPtr: number, tablePtr: number): number;
+  snappyUncompress(inPtr: number, inLen: number, outPtr: number, outLen: number): number;
 }
 
 /** Where `loadKernels` gets the module: bytes, a compiled module, or a URL to fetch. */
@@ -43,10 +44,13 @@ export interface LoadKernelsOptions {
 }
 
 const FUNCTIONS = ['heapBase', 'reset', 'setFloor', 'alloc', 'hudiMurmurBatch', 'bloomPositionsBatch', 'bloomProbeBatch',
-  'bloomAddBatch', 'xxh64Batch', 'dedupeKeepMax', 'sortKeys', 'snappyMaxLength', 'snappyCompress'] as const;
+  'bloomAddBatch', 'xxh64Batch', 'dedupeKeepMax', 'sortKeys', 'snappyMaxLength', 'snappyCompress', 'snappyUncompress'] as const;
 
 /** Bytes of the snappy kernel's hash table: 2^14 u16 entries (asm MAX_TABLE_BITS). */
 const SNAPPY_TABLE_BYTES = 2 << 14;
+
+/** What the asm snappyUncompress's codes -1.. -4 mean. */
+const SNAPPY_ERRORS = ['input ends inside an element', 'a copy reaches before the start of the output', 'output longer than the page', 'output shorter than the page'];
 
 /** Bytes of scratch `bloomProbeBatch` needs: 2 x 256 premixed block words (asm MAX_PREMIX_WORDS), k positions, 2 x 16 bytes of slot state. */
 const probeScratchBytes = (k: number): number => 4 * (512 + k) + 32;
@@ -222,6 +226,18 @@ export function wrapKernelExports(ex: KernelExports, variant: 'simd' | 'scalar')
       new Uint8Array(ex.memory.buffer, inPtr, input.length).set(input);
       const written = ex.snappyCompress(inPtr, input.length, outPtr, tablePtr);
       return new Uint8Array(ex.memory.buffer, outPtr, written).slice();
+    },
+    snappyUncompress(input: Uint8Array, outputLength: number): Uint8Array {
+      if (!Number.isSafeInteger(outputLength) || outputLength < 0 || outputLength > 0x7fff0000 || input.length > 0x7fff0000) {
+        throw new LakeletError('INVALID_ARGUMENT', `kernels: snappy output of ${outputLength} bytes (input ${input.length}) is out of range`, { value: outputLength });
+      }
+      ex.reset();
+      const inPtr = alloc(input.length);
+      const outPtr = alloc(outputLength);
+      new Uint8Array(ex.memory.buffer, inPtr, input.length).set(input);
+      const code = ex.snappyUncompress(inPtr, input.length, outPtr, outputLength);
+      if (code !== 0) throw new LakeletError('CORRUPT_FILE', `snappy: ${SNAPPY_ERRORS[-code - 1] ?? `error ${code}`} (${input.length} bytes into ${outputLength})`, { value: code });
+      return new Uint8Array(ex.memory.buffer, outPtr, outputLength).slice();
     },
   };
   installThreadKernels(kernels);

@@ -2,7 +2,7 @@
 // loaded on this thread (kernels/thread-kernels.ts), else the JS compressor; both emit the same bytes. The first
 // call asks for a load without waiting, so the pages compressed before it finishes go through JS.
 
-import { activeThreadKernels, loadThreadKernels } from '../../kernels/thread-kernels.js';
+import { activeThreadKernels, requestThreadKernels } from '../../kernels/thread-kernels.js';
 import { snappyCompressJs } from './snappy-js.js';
 
 export { snappyCompressJs, snappyMaxCompressedLength } from './snappy-js.js';
@@ -20,6 +20,6 @@ export function snappyCompress(input: Uint8Array): Uint8Array {
       return snappyCompressJs(input); // wasm memory could not grow for this page: same bytes from JS
     }
   }
-  void loadThreadKernels();
+  requestThreadKernels();
   return snappyCompressJs(input);
 }

@@ -4,7 +4,7 @@ import type { KeyValue } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
-import { loadThreadKernels } from '../../kernels/thread-kernels.js';
+import { requestThreadKernels } from '../../kernels/thread-kernels.js';
 import { defaultPageCompressors } from '../compress/default-compressors.js';
 import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
 import { parquetSchemaFor, type ParquetFileSchema } from './schema.js';
@@ -94,7 +94,7 @@ export class BaseFileWriter {
     }
     if (this.keyed && options.bloomFilter !== false) {
       this.bloom = createBloomFilter(options.bloomFilter ?? {});
-      void loadThreadKernels(); // for the batch add at finish; JS adds the same bits if it has not loaded by then
+      requestThreadKernels(); // for the batch add at finish; JS adds the same bits if it has not loaded by then
     }
     this.parquet = parquetSchemaFor(schema);
     this.shredder = new Shredder(this.parquet);
