@@ -5,7 +5,8 @@ import type { TableConfig } from '../config/table-config.js';
 import type { FileSlice } from '../file-group/file-slice.js';
 import type { ArrowSchema, ArrowTable } from '../arrow/arrow.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
-import { executeRead, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions } from '../engine/read/query.js';
+import { rowsOf } from '../engine/read/row-stream.js';
+import { executeReadBatches, normalizeInstant, resolveIncremental, resolveQuery, type IncrementalOptions, type QueryOptions } from '../engine/read/query.js';
 import type { TableState } from '../engine/table-state.js';
 import type { Storage } from '../storage/storage.js';
 import { WRITE_ACTIONS, type Instant } from '../timeline/instant.js';
@@ -145,10 +146,13 @@ export class TableReader {
    * file slice. Values: long → bigint, decimal → string, date/timestamp → Date (a `MicrosDate` keeping the exact
    * microseconds when a timestamp has them beyond the millisecond), bytes → Uint8Array.
    */
-  async *rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>> {
-    await this.ctx.catchUp();
-    const state = this.readState(options.listing);
-    yield* executeRead(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
+  rows(options: RowsOptions = {}): AsyncGenerator<Record<string, unknown>, undefined, undefined> {
+    const batches = async function* (reader: TableReader): AsyncGenerator<Record<string, unknown>[], undefined, undefined> {
+      await reader.ctx.catchUp();
+      const state = reader.readState(options.listing);
+      yield* executeReadBatches(state, await resolveWithFallback(state, (s) => resolveRowsRead(s, options)), options.onWarning);
+    };
+    return rowsOf(batches(this));
   }
 
   /**

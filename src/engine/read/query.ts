@@ -15,6 +15,7 @@ import { byCompletionTime, incrementalWindow, type IncrementalWindow, type Windo
 import type { TableState } from '../table-state.js';
 import type { ListingMode } from '../metadata/metadata-listing.js';
 import { normalizeInstant } from './query-instant.js';
+import { rowsOf } from './row-stream.js';
 
 export { normalizeInstant };
 
@@ -204,7 +205,12 @@ function checkLimit(limit: number | undefined): number {
 }
 
 /** Stream the rows of a resolved read, one file slice in memory at a time. */
-export async function* executeRead(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>> {
+export function executeRead(state: TableState, read: ResolvedRead, onWarning?: (w: ReadWarning) => void): AsyncGenerator<Record<string, unknown>, undefined, undefined> {
+  return rowsOf(executeReadBatches(state, read, onWarning));
+}
+
+/** The rows of a resolved read as batches (one per file batch that has rows to give), one file slice in memory at a time. */
+export async function* executeReadBatches(state: TableState, read: ResolvedRead, onWarning: (w: ReadWarning) => void = () => undefined): AsyncGenerator<Record<string, unknown>[], undefined, undefined> {
   for (const w of read.warnings ?? []) onWarning(w);
   if (read.limit === 0) return;
   const { config } = state;
@@ -243,6 +249,7 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
       // Rows of one base-file batch share their shape: check the first, not every row. Merged batches mix
       // base rows and log records (older schemas may lack columns), so their rows are always copied.
       const batchPassThrough = passThrough && !merging && rows.length > 0 && sameColumns(rows[0] as Record<string, unknown>, read.columns);
+      const out: Record<string, unknown>[] = [];
       for (const row of rows) {
         if (range || commitTimes) {
           const commitTime = config.populateMetaFields ? row._hoodie_commit_time : slice.baseInstantTime;
@@ -250,14 +257,16 @@ export async function* executeRead(state: TableState, read: ResolvedRead, onWarn
         }
         if (filters.length > 0 && !matchRow(row, filters)) continue;
         if (batchPassThrough) {
-          yield row;
+          out.push(row);
         } else {
-          const out: Record<string, unknown> = {};
-          for (const c of read.columns) out[c] = row[c] ?? null;
-          yield out;
+          const projected: Record<string, unknown> = {};
+          for (const c of read.columns) projected[c] = row[c] ?? null;
+          out.push(projected);
         }
-        if (++emitted >= read.limit) return;
+        if (++emitted >= read.limit) break;
       }
+      if (out.length > 0) yield out;
+      if (emitted >= read.limit) return;
     }
   }
 }
