@@ -69,4 +69,14 @@ describe('rowsOf', () => {
     expect(b.state.pulls).toBe(0);
     expect(await b.stream.next()).toEqual({ value: undefined, done: true });
   });
+
+  test('where the runtime has Symbol.asyncDispose, disposing the stream closes the source', async () => {
+    const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+    if (asyncDispose === undefined) return;
+    const { stream, state } = source([[1, 2], [3]]);
+    expect(await stream.next()).toEqual({ value: 1, done: false });
+    await (stream as unknown as Record<symbol, () => Promise<void>>)[asyncDispose]?.();
+    expect(state.closed).toBe(true);
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
 });

@@ -69,5 +69,8 @@ export function rowsOf<T>(batches: AsyncGenerator<readonly T[], unknown, undefin
       return stream;
     },
   };
+  // `await using` on the stream, where the runtime has the symbol: closes it
+  const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+  if (asyncDispose !== undefined) Object.defineProperty(stream, asyncDispose, { value: () => stream.return(undefined).then(() => undefined) });
   return stream;
 }

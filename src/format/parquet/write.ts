@@ -60,7 +60,7 @@ export class BaseFileWriter {
   private readonly rowGroupRows: number;
   private readonly keyed: boolean;
   private readonly bloom: HudiBloomFilter | undefined;
-  /** Record keys not yet in the bloom filter: added in one batch by {@link finish} (WASM when loaded). */
+  /** Record keys not yet in the bloom filter: added in one batch per row group (WASM when loaded). */
   private readonly bloomKeys: string[] = [];
   private readonly out = new ByteSink(1 << 16);
   private readonly rowGroups: EncodedRowGroup[] = [];
@@ -94,7 +94,7 @@ export class BaseFileWriter {
     }
     if (this.keyed && options.bloomFilter !== false) {
       this.bloom = createBloomFilter(options.bloomFilter ?? {});
-      requestThreadKernels(); // for the batch add at finish; JS adds the same bits if it has not loaded by then
+      requestThreadKernels(); // for the batch adds per row group; JS adds the same bits until it has loaded
     }
     this.parquet = parquetSchemaFor(schema);
     this.shredder = new Shredder(this.parquet);
@@ -191,8 +191,6 @@ export class BaseFileWriter {
     this.checkOpen();
     this.flushRowGroup(this.buffered);
     this.done = true;
-    this.bloom?.addAll(this.bloomKeys);
-    this.bloomKeys.length = 0;
     writeOffsetIndexes(this.out, this.rowGroups);
     writeFileMetaData(
       this.out,
@@ -226,6 +224,9 @@ export class BaseFileWriter {
 
   /** Encode the first `rows` buffered rows as one row group. */
   private flushRowGroup(rows: number): void {
+    // the keys so far into the bloom filter, in order: one batch per row group keeps at most a row group's keys held
+    this.bloom?.addAll(this.bloomKeys);
+    this.bloomKeys.length = 0;
     if (rows === 0) return;
     const start = this.out.pos;
     const compress = this.codec === 'UNCOMPRESSED' ? undefined : this.compressors[this.codec];
