@@ -59,6 +59,40 @@ export function decimalUnscaled(v: unknown, precision: number, scale: number, at
   return m[1] === '-' ? -unscaled : unscaled;
 }
 
+const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A decimal's big-endian two's complement bytes (`size` bytes, or the shortest form): what
+ * `twosComplement(decimalUnscaled(...))` gives, on doubles for a plain string of at most 14 digits with exactly
+ * `scale` fraction digits (exact: under 2^47), with BigInts (and its errors) for anything else.
+ */
+export function decimalBytes(v: unknown, precision: number, scale: number, size: number | undefined, at: string): Uint8Array {
+  const m = typeof v === 'string' ? PLAIN_DECIMAL.exec(v) : null;
+  if (m && (m[3] ?? '').length === scale) {
+    const digits = (m[2] as string) + (m[3] ?? '');
+    const abs = digits.length <= 14 ? Number(digits) : NaN;
+    if (abs === 0 || (abs > 0 && String(abs).length <= precision)) return smallTwosComplement(m[1] === '-' ? -abs : abs, size);
+  }
+  return twosComplement(decimalUnscaled(v, precision, scale, at), size);
+}
+
+/** {@link twosComplement} of an integer below 2^47 in magnitude, on doubles. */
+function smallTwosComplement(v: number, size: number | undefined): Uint8Array {
+  let n = size ?? 1;
+  if (size === undefined) while (v < -(2 ** (8 * n - 1)) || v >= 2 ** (8 * n - 1)) n++;
+  const out = new Uint8Array(n);
+  let t = v < 0 ? v + 2 ** 48 : v; // 48-bit two's complement; bytes above it are the sign's
+  for (let i = n - 1, k = 0; i >= 0; i--, k++) {
+    if (k < 6) {
+      out[i] = t % 256;
+      t = Math.floor(t / 256);
+    } else {
+      out[i] = v < 0 ? 0xff : 0;
+    }
+  }
+  return out;
+}
+
 /**
  * Big-endian two's complement bytes of `value`: the shortest form (as Java's `BigInteger.toByteArray`, at least
  * one byte) when `size` is undefined, else sign-extended to exactly `size` bytes.

@@ -4,7 +4,7 @@ import type { SchemaElement } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import type { AvroRecordSchema, AvroSchema } from '../avro/schema.js';
 import { epochMicros } from '../../schema/timestamp-micros.js';
-import { bytesOf, decimalUnscaled, int32, int64, invalid, twosComplement, uuidBytes, validTime } from './physical-values.js';
+import { bytesOf, decimalBytes, int32, int64, invalid, uuidBytes, validTime } from './physical-values.js';
 
 /** One primitive column of the file: its place in the schema, its levels and its value converter. */
 export interface ParquetLeaf {
@@ -216,7 +216,7 @@ function primitive(type: AvroSchema, el: SchemaElement, label: string): { conver
         el.scale = scale;
         return {
           decimal: size === undefined ? 'bytes' : 'fixed',
-          convert: (v, at) => twosComplement(decimalUnscaled(v, precision, scale, at), size),
+          convert: (v, at) => decimalBytes(v, precision, scale, size, at),
         };
       }
       if (logical?.name === 'uuid' && size === 16) {

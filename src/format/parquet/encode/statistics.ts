@@ -105,6 +105,16 @@ export function chunkStatistics(el: SchemaElement, numbers: NumericStore | undef
 
 /** Decimals compare as signed integers; a zero bound of a BYTE_ARRAY decimal (zero bytes) keeps no min/max. */
 function decimalStatistics(out: EncodedStatistics, el: SchemaElement, binaries: readonly BinaryValue[], start: number, end: number): EncodedStatistics {
+  const [min, max] = smallDecimalBounds(binaries, start, end) ?? decimalBounds(binaries, start, end);
+  const fixed = el.type === 'FIXED_LEN_BYTE_ARRAY' ? el.type_length : undefined;
+  if (fixed === undefined && (min === 0n || max === 0n)) return out;
+  out.min = twosComplement(min, fixed);
+  out.max = twosComplement(max, fixed);
+  return out;
+}
+
+/** Signed min and max of two's-complement values, as BigInts. */
+function decimalBounds(binaries: readonly BinaryValue[], start: number, end: number): [bigint, bigint] {
   let min = bigIntFromTwosComplement(binaries[start] as Uint8Array);
   let max = min;
   for (let i = start + 1; i < end; i++) {
@@ -112,11 +122,23 @@ function decimalStatistics(out: EncodedStatistics, el: SchemaElement, binaries: 
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const fixed = el.type === 'FIXED_LEN_BYTE_ARRAY' ? el.type_length : undefined;
-  if (fixed === undefined && (min === 0n || max === 0n)) return out;
-  out.min = twosComplement(min, fixed);
-  out.max = twosComplement(max, fixed);
-  return out;
+  return [min, max];
+}
+
+/** The same bounds on doubles when every value has at most 6 bytes (48 bits: exact), else undefined. */
+function smallDecimalBounds(binaries: readonly BinaryValue[], start: number, end: number): [bigint, bigint] | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = start; i < end; i++) {
+    const b = binaries[i] as Uint8Array;
+    if (b.length > 6) return undefined;
+    let v = 0;
+    for (let j = 0; j < b.length; j++) v = v * 256 + (b[j] as number);
+    if (b.length > 0 && (b[0] as number) & 0x80) v -= 2 ** (8 * b.length);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [BigInt(min), BigInt(max)];
 }
 
 function isUtf8(el: SchemaElement): boolean {
