@@ -1,15 +1,10 @@
 // The WASM kernels loaded on this thread, for the synchronous hot loops of the base-file writer and reader (SNAPPY
 // pages both ways, the bloom filter's batch add): the first loaded instance installs itself; callers read it per call
-// and use the JS code while none is loaded (same bytes either way). Kernels load asynchronously, so a writer asks
-// for a load once (through the loader the platform set: Node reads the .wasm bytes; browsers fetch the module next
-// to wasm-kernels.js) and what it does before the load finishes runs in JS.
+// and use the JS code while none is loaded (same bytes either way). How a thread loads them: thread-kernels-load.ts.
 import type { Kernels } from './kernels.js';
 
 /** The kernels synchronous callers use. */
 export type ThreadKernels = Pick<Kernels, 'snappyCompress' | 'snappyUncompress' | 'bloomAdd'>;
-
-/** Starts loading WASM kernels on this thread; a loaded instance installs itself. */
-export type ThreadKernelsLoader = () => Promise<unknown>;
 
 let active: ThreadKernels | undefined;
 
@@ -21,39 +16,4 @@ export function activeThreadKernels(): ThreadKernels | undefined {
 /** Makes `kernels` the thread's kernels (`undefined`: back to JS). The first loaded instance stays. */
 export function installThreadKernels(kernels: ThreadKernels | undefined, replace = false): void {
   if (active === undefined || replace || kernels === undefined) active = kernels;
-}
-
-/**
- * Browsers (and workers) fetch the kernels next to wasm-kernels.js; a file: module (Node) cannot fetch them, and
- * a bundle without a module URL (workerd gives `import.meta.url` undefined) has nowhere to fetch them from.
- */
-const moduleUrl: unknown = import.meta.url;
-const fetchKernels: ThreadKernelsLoader | undefined = typeof moduleUrl !== 'string' || moduleUrl.startsWith('file:')
-  ? undefined
-  : () => import('./wasm-kernels.js').then(({ loadKernels }) => loadKernels());
-
-let loader: ThreadKernelsLoader | undefined = fetchKernels;
-let requested: Promise<void> | undefined;
-
-/**
- * Sets how this thread loads the WASM kernels (Node: from the .wasm bytes); `undefined` turns the load off (JS
- * only, unless something else loads kernels). Takes effect if no load was requested yet.
- */
-export function setThreadKernelsLoader(next: ThreadKernelsLoader | undefined): void {
-  loader = next;
-}
-
-/** Starts the thread's WASM kernel load once, without waiting (callers use JS until it lands). */
-export function requestThreadKernels(): void {
-  requested ??= active === undefined && loader !== undefined ? loader().then(() => undefined, () => undefined) : Promise.resolve();
-}
-
-/**
- * Waits for the thread's WASM kernel load (started once); `true` when kernels are installed — by this load or any
- * other — and `false` when the load failed or no loader is set (JS stays in place).
- */
-export async function loadThreadKernels(): Promise<boolean> {
-  requestThreadKernels();
-  await requested;
-  return active !== undefined;
 }

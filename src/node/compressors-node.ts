@@ -6,7 +6,7 @@
 // pool's workers compress alike; the file browsers get (../index.ts) never imports node:zlib.
 import * as zlib from 'node:zlib';
 import { registerPageCompressors, type PageCompressor } from '../format/compress/default-compressors.js';
-import { setThreadKernelsLoader } from '../kernels/thread-kernels.js';
+import { setThreadKernelsLoader } from '../kernels/thread-kernels-load.js';
 import { nodeWorkerFactory } from './worker-pool-node.js';
 
 type ZstdSync = (input: Uint8Array, options?: { params?: Record<number, number> }) => Uint8Array;

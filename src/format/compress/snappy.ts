@@ -2,7 +2,8 @@
 // loaded on this thread (kernels/thread-kernels.ts), else the JS compressor; both emit the same bytes. The first
 // call asks for a load without waiting, so the pages compressed before it finishes go through JS.
 
-import { activeThreadKernels, requestThreadKernels } from '../../kernels/thread-kernels.js';
+import { activeThreadKernels } from '../../kernels/thread-kernels.js';
+import { requestThreadKernels } from '../../kernels/thread-kernels-load.js';
 import { snappyCompressJs } from './snappy-js.js';
 
 export { snappyCompressJs, snappyMaxCompressedLength } from './snappy-js.js';

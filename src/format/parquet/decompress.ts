@@ -3,7 +3,8 @@
 // ZSTD, BROTLI and LZ4 load hyparquet-compressors on first use only.
 import { Gunzip, gunzipSync } from 'fflate';
 import { snappyUncompress, type Compressors, type FileMetaData } from 'hyparquet';
-import { activeThreadKernels, loadThreadKernels } from '../../kernels/thread-kernels.js';
+import { activeThreadKernels } from '../../kernels/thread-kernels.js';
+import { loadThreadKernels } from '../../kernels/thread-kernels-load.js';
 
 /** GZIP pages: one gzip member decoded in place; several members (some writers emit them) through the stream. */
 export function gunzipPage(input: Uint8Array, length: number): Uint8Array {

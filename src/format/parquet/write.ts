@@ -4,7 +4,7 @@ import type { KeyValue } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
-import { requestThreadKernels } from '../../kernels/thread-kernels.js';
+import { requestThreadKernels } from '../../kernels/thread-kernels-load.js';
 import { defaultPageCompressors } from '../compress/default-compressors.js';
 import { AVRO_SCHEMA_FOOTER_KEY, BLOOM_FILTER_FOOTER_KEY, BLOOM_FILTER_TYPE_FOOTER_KEY, MAX_RECORD_KEY_FOOTER_KEY, MIN_RECORD_KEY_FOOTER_KEY } from './hudi-footer.js';
 import { parquetSchemaFor, type ParquetFileSchema } from './schema.js';

@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { defaultPageCompressors, gzipFflate } from '../../../src/format/compress/default-compressors.js';
 import { snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
-import { activeThreadKernels, loadThreadKernels } from '../../../src/kernels/thread-kernels.js';
+import { activeThreadKernels } from '../../../src/kernels/thread-kernels.js';
+import { loadThreadKernels } from '../../../src/kernels/thread-kernels-load.js';
 import { gzipNodeZlib, useNodeCompressors } from '../../../src/node/compressors-node.js';
 import { compressInputs } from './inputs.js';
 

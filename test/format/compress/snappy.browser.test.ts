@@ -4,7 +4,8 @@ import { snappyUncompress } from 'hyparquet';
 import { describe, expect, test } from 'vitest';
 import { defaultPageCompressors, gzipFflate } from '../../../src/format/compress/default-compressors.js';
 import { snappyCompress, snappyCompressJs } from '../../../src/format/compress/snappy.js';
-import { activeThreadKernels, loadThreadKernels } from '../../../src/kernels/thread-kernels.js';
+import { activeThreadKernels } from '../../../src/kernels/thread-kernels.js';
+import { loadThreadKernels } from '../../../src/kernels/thread-kernels-load.js';
 import { compressInputs } from './inputs.js';
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
