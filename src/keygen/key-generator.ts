@@ -47,6 +47,9 @@ export const NULL_RECORDKEY_PLACEHOLDER = '__null__';
 /** Placeholder for an empty-string part of a complex key. */
 export const EMPTY_RECORDKEY_PLACEHOLDER = '__empty__';
 
+/** How many distinct safe partition paths a key generator remembers (then it starts over). */
+const SAFE_PATHS_KEPT = 4096;
+
 const CLASS_NAMES: Record<KeyGeneratorKind, string> = {
   SIMPLE: 'org.apache.hudi.keygen.SimpleKeyGenerator',
   COMPLEX: 'org.apache.hudi.keygen.ComplexKeyGenerator',
@@ -205,6 +208,15 @@ export function createKeyGenerator(options: KeyGeneratorOptions, timestampFormat
 
   const recordKey = type === 'COMPLEX' || (type === 'NON_PARTITION' && recordKeyFields.length > 1) ? complexKey : simpleKey;
 
+  // Paths already found safe: a batch has few distinct partitions, so each is checked once (bounded, as keys are not).
+  const safe = new Set<string>();
+  const checked = (path: string, context: { field?: string; value?: unknown }): string => {
+    if (safe.has(path)) return path;
+    assertSafePartitionPath(path, context);
+    if (safe.size >= SAFE_PATHS_KEPT) safe.clear();
+    safe.add(path);
+    return path;
+  };
   const partitionPath = (row: Readonly<Record<string, unknown>>): string => {
     if (partitionFields.length === 0) return '';
     if (formatTimestamp !== undefined) {
@@ -219,13 +231,13 @@ export function createKeyGenerator(options: KeyGeneratorOptions, timestampFormat
       }
       const path = options.urlEncodePartitioning ? escapePathName(formatted) : formatted;
       // The output pattern may add levels (`yyyy/MM/dd`); it is configuration, so only the result is checked.
-      return assertSafePartitionPath(options.hiveStylePartitioning ? `${field}=${path}` : path, { field, value });
+      return checked(options.hiveStylePartitioning ? `${field}=${path}` : path, { field, value });
     }
     const segments = partitionFields.map((field) => {
       const v = valueString(row, field);
       return v === null || v === '' ? (options.hiveStylePartitioning ? `${field}=${DEFAULT_PARTITION_PATH}` : DEFAULT_PARTITION_PATH) : segment(field, v);
     });
-    return assertSafePartitionPath(segments.join('/'), { field: partitionFields.join(',') });
+    return checked(segments.join('/'), { field: partitionFields.join(',') });
   };
 
   return { type, recordKey, partitionPath };

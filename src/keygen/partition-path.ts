@@ -69,10 +69,13 @@ export function encodePartitionValue(value: string, urlEncode: boolean, leadingS
 /** The longest file or directory name (UTF-8 bytes) common file systems and object stores take. */
 export const MAX_SEGMENT_BYTES = 255;
 
+const utf8 = new TextEncoder();
+
 /** Why `segment` is not a safe directory name, or undefined when it is. */
 function segmentProblem(segment: string): string | undefined {
   if (segment === '') return 'an empty segment';
-  const bytes = new TextEncoder().encode(segment).length;
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit, so short segments need no encoding to be measured.
+  const bytes = segment.length * 3 <= MAX_SEGMENT_BYTES ? 0 : utf8.encode(segment).length;
   if (bytes > MAX_SEGMENT_BYTES) {
     const shown = segment.length > 64 ? `${JSON.stringify(segment.slice(0, 64))}…` : JSON.stringify(segment);
     return `a segment ${shown} of ${bytes} bytes in UTF-8 (a file name takes at most ${MAX_SEGMENT_BYTES})`;
