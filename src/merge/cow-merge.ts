@@ -10,8 +10,11 @@ import { readParquetColumns } from '../format/parquet/read-columns.js';
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
-import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
+import { freshBatch, planTake, rowsBatch, takeBatch, type FreshMeta, type TakeRules } from './take.js';
 import { footerSchema, schemaPromoter } from '../schema/promotion.js';
+
+/** Inserted records turned into column vectors at a time. */
+const INSERT_SLICE = 8192;
 
 /** Base-file writer settings that can cross a worker boundary (no compressor functions). */
 export interface WireWriterOptions {
@@ -71,19 +74,12 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
   const writer = new BaseFileWriter({ ...spec.writer, ...(compressors ? { compressors } : {}), schema: spec.schema });
   const names = spec.schema.fields.map((f) => f.name);
   const eventTime = usesEventTime(spec.mergeMode, spec);
+  const meta: FreshMeta = { instantTime: spec.instantTime, taskId: spec.taskId, partitionPath: spec.partitionPath, fileName: name };
   const keys: string[] = [];
+  // Seqnos of fresh rows, numbered in output order: the replaced rows of each row group, then the inserts.
   let seq = 0;
-  let inserted = 0;
   let updated = 0;
   let deleted = 0;
-  const fresh = (r: HoodieRecord): Record<string, unknown> => ({
-    _hoodie_commit_time: spec.instantTime,
-    _hoodie_commit_seqno: `${spec.instantTime}_${spec.taskId}_${seq++}`,
-    _hoodie_record_key: r.recordKey,
-    _hoodie_partition_path: spec.partitionPath,
-    _hoodie_file_name: name,
-    ...r.data,
-  });
   const write = (batch: ColumnBatch): void => {
     if (batch.length > 0) writer.writeColumns(batch);
   };
@@ -100,7 +96,6 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
       incomingWins: (stored, incoming) => !eventTime || newerWins(spec.orderingKinds, incoming.ordering, stored as unknown[]),
       needsOrdering: eventTime,
       orderingFields: spec.orderingFields,
-      fresh,
       onKey: spec.collectKeys ? (key) => keys.push(key) : undefined,
     };
     // A file written under an older schema: its values are promoted to the table's types (and the file rewritten in them).
@@ -113,20 +108,23 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
       const plan = planTake(batch, rules);
       updated += plan.updated;
       deleted += plan.deleted;
-      write(takeBatch(batch, plan, names, name));
+      write(takeBatch(batch, plan, names, meta, seq));
+      seq += plan.fresh.length;
     }
   }
   if (spec.mergedRows) {
     if (spec.collectKeys) for (const row of spec.mergedRows) keys.push(String(row._hoodie_record_key));
     write(rowsBatch(spec.mergedRows, names, name));
   }
-  const inserts: Record<string, unknown>[] = [];
-  for (const r of spec.inserts) {
-    inserts.push(fresh(r));
-    if (spec.collectKeys) keys.push(r.recordKey);
-    inserted++;
+  // Inserts go in as columns, a slice at a time (no row object per record).
+  const inserts = spec.inserts;
+  if (spec.collectKeys) for (const r of inserts) keys.push(r.recordKey);
+  for (let at = 0; at < inserts.length; at += INSERT_SLICE) {
+    const end = Math.min(inserts.length, at + INSERT_SLICE);
+    write(freshBatch(inserts, at, end, names, meta, seq));
+    seq += end - at;
   }
-  write(rowsBatch(inserts, names));
+  const inserted = inserts.length;
   const bytes = writer.finish();
   return { bytes, rowCount: writer.rowCount, inserted, updated, deleted, keys };
 }

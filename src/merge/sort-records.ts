@@ -25,6 +25,8 @@ export function byteOrderIsStringOrder(keys: readonly string[]): boolean {
   let surrogates = false;
   let high = false;
   for (const k of keys) {
+    // Most keys have no unit at or above U+D800: one pass over the code units settles them.
+    if (!hasUnitFromSurrogates(k)) continue;
     if (ANY_SURROGATE.test(k)) {
       if (LONE_SURROGATE.test(k)) return false;
       surrogates = true;
@@ -33,6 +35,11 @@ export function byteOrderIsStringOrder(keys: readonly string[]): boolean {
     if (surrogates && high) return false;
   }
   return true;
+}
+
+function hasUnitFromSurrogates(k: string): boolean {
+  for (let i = 0; i < k.length; i++) if (k.charCodeAt(i) >= 0xd800) return true;
+  return false;
 }
 
 /** JS string order of record keys. */

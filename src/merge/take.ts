@@ -1,18 +1,21 @@
 // The take-vector of a columnar copy-on-write merge: for each row of one old row group, keep it, replace it with
 // the fresh version of an incoming record, or drop it (a delete); then the output batch built column by column
-// from the old vectors and the fresh rows, with no row object for an untouched row.
+// from the old vectors and the incoming records, with no row object for any row, kept or fresh.
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 
+const COMMIT_TIME = '_hoodie_commit_time';
+const COMMIT_SEQNO = '_hoodie_commit_seqno';
 const RECORD_KEY = '_hoodie_record_key';
+const PARTITION_PATH = '_hoodie_partition_path';
 const FILE_NAME = '_hoodie_file_name';
 
 /** How one old row group goes into the new file (see {@link planTake}). */
 export interface TakePlan {
   /** Per output row: `t >= 0` copies old row `t`; `t < 0` writes `fresh[-t - 1]`. */
   take: Int32Array;
-  /** The fresh rows of replaced records, in output order. */
-  fresh: Record<string, unknown>[];
+  /** The records replacing stored rows, in output order. */
+  fresh: HoodieRecord[];
   /** Every old row is kept, in order (the old vectors can be passed through). */
   identity: boolean;
   updated: number;
@@ -31,10 +34,20 @@ export interface TakeRules {
   /** Whether the rule needs the stored ordering values (event-time ordering); otherwise they are not read. */
   needsOrdering: boolean;
   orderingFields: readonly string[];
-  /** Builds the fresh row of a replacing record (called in output order: it numbers seqnos). */
-  fresh(record: HoodieRecord): Record<string, unknown>;
   /** Receives each key that stays in the file (kept or replaced), in output order; undefined to skip. */
   onKey?: ((key: string) => void) | undefined;
+}
+
+/**
+ * The meta values of the fresh rows a merge writes (updated and inserted records): the new instant, and seqnos
+ * `<instant>_<taskId>_<n>` numbered in output order across the whole file from `firstSeq`.
+ */
+export interface FreshMeta {
+  instantTime: string;
+  taskId: number;
+  partitionPath: string;
+  /** The new file's name (every row's `_hoodie_file_name`). */
+  fileName: string;
 }
 
 /**
@@ -47,7 +60,7 @@ export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
   const keys = batch.columns[RECORD_KEY];
   const ordering = rules.needsOrdering ? rules.orderingFields.map((f) => batch.columns[f]) : [];
   const take = new Int32Array(n);
-  const fresh: Record<string, unknown>[] = [];
+  const fresh: HoodieRecord[] = [];
   let out = 0;
   let updated = 0;
   let deleted = 0;
@@ -62,7 +75,7 @@ export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
           continue;
         }
       } else if (rules.incomingWins(stored(i), incoming)) {
-        fresh.push(rules.fresh(incoming));
+        fresh.push(incoming);
         take[out++] = -fresh.length;
         updated++;
         rules.onKey?.(key);
@@ -76,34 +89,66 @@ export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
 }
 
 /**
- * The output batch of a planned row group, for the fields `names`: kept rows copy the old vectors' values (their
- * commit time and seqno unchanged) with `_hoodie_file_name` set to `fileName`; replaced rows take their fresh
- * row's values.
+ * The value of field `name` in fresh row `j` (record `r`, seqno number `firstSeq + j`): the meta fields from
+ * `meta`, the record key from the record, the rest from its data. A data field of a meta name wins, as in
+ * `{ ...meta, ...data }`.
  */
-export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly string[], fileName: string): ColumnBatch {
+function freshField(name: string, meta: FreshMeta, firstSeq: number): (r: HoodieRecord, j: number) => unknown {
+  const own = (r: HoodieRecord): boolean => Object.prototype.hasOwnProperty.call(r.data, name);
+  switch (name) {
+    case COMMIT_TIME: return (r) => (own(r) ? r.data[name] : meta.instantTime);
+    case COMMIT_SEQNO: {
+      const prefix = `${meta.instantTime}_${meta.taskId}_`;
+      return (r, j) => (own(r) ? r.data[name] : prefix + String(firstSeq + j));
+    }
+    case RECORD_KEY: return (r) => (own(r) ? r.data[name] : r.recordKey);
+    case PARTITION_PATH: return (r) => (own(r) ? r.data[name] : meta.partitionPath);
+    case FILE_NAME: return (r) => (own(r) ? r.data[name] : meta.fileName);
+    default: return (r) => r.data[name];
+  }
+}
+
+/**
+ * The output batch of a planned row group, for the fields `names`: kept rows copy the old vectors' values (their
+ * commit time and seqno unchanged) with `_hoodie_file_name` set to `meta.fileName`; replaced rows take their
+ * record's values, stamped by `meta` with seqnos from `firstSeq`.
+ */
+export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly string[], meta: FreshMeta, firstSeq: number): ColumnBatch {
   const { take, fresh } = plan;
   const n = take.length;
   const columns: Record<string, ArrayLike<unknown>> = {};
   for (const name of names) {
     const old = batch.columns[name];
-    if (name === FILE_NAME) {
-      const vector: unknown[] = new Array(n);
-      for (let k = 0; k < n; k++) {
-        const t = take[k] as number;
-        vector[k] = t >= 0 ? fileName : (fresh[-t - 1] as Record<string, unknown>)[name];
-      }
-      columns[name] = vector;
-      continue;
-    }
-    if (plan.identity) {
+    if (plan.identity && name !== FILE_NAME) {
       if (old !== undefined) columns[name] = old;
       continue;
     }
+    const get = freshField(name, meta, firstSeq);
     const vector: unknown[] = new Array(n);
-    for (let k = 0; k < n; k++) {
-      const t = take[k] as number;
-      vector[k] = t >= 0 ? old?.[t] : (fresh[-t - 1] as Record<string, unknown>)[name];
+    if (name === FILE_NAME) {
+      for (let k = 0; k < n; k++) {
+        const t = take[k] as number;
+        vector[k] = t >= 0 ? meta.fileName : get(fresh[-t - 1] as HoodieRecord, -t - 1);
+      }
+    } else {
+      for (let k = 0; k < n; k++) {
+        const t = take[k] as number;
+        vector[k] = t >= 0 ? old?.[t] : get(fresh[-t - 1] as HoodieRecord, -t - 1);
+      }
     }
+    columns[name] = vector;
+  }
+  return { length: n, columns };
+}
+
+/** Records `[start, end)` of `records` as fresh rows of the fields `names` (see {@link takeBatch}), seqnos from `firstSeq`. */
+export function freshBatch(records: readonly HoodieRecord[], start: number, end: number, names: readonly string[], meta: FreshMeta, firstSeq: number): ColumnBatch {
+  const n = end - start;
+  const columns: Record<string, ArrayLike<unknown>> = {};
+  for (const name of names) {
+    const get = freshField(name, meta, firstSeq);
+    const vector: unknown[] = new Array(n);
+    for (let j = 0; j < n; j++) vector[j] = get(records[start + j] as HoodieRecord, j);
     columns[name] = vector;
   }
   return { length: n, columns };
@@ -111,7 +156,7 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
 
 /**
  * Row objects as a batch of the fields `names`; with `fileName`, every row's `_hoodie_file_name` is that name
- * (already-merged rows moving into the new file), without it the rows' own values are used (fresh rows).
+ * (already-merged rows moving into the new file), without it the rows' own values are used.
  */
 export function rowsBatch(rows: readonly Record<string, unknown>[], names: readonly string[], fileName?: string): ColumnBatch {
   const columns: Record<string, ArrayLike<unknown>> = {};

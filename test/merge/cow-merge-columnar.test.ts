@@ -77,6 +77,13 @@ function spec(c: Case): MergeFileGroupSpec {
 const insertsFrom = (rows: Record<string, unknown>[], fields: string[], n: number): HoodieRecord[] =>
   rows.slice(0, n).map((row, i) => ({ recordKey: `new-${i}`, partitionPath: 'p', data: dataOf(row), ordering: fields.map((f) => row[f]), isDelete: false, index: i }));
 
+/** `n` inserts cycling through `rows` (keys `many-<i>`): more than one slice of the merge's columnar inserts. */
+const manyInserts = (rows: Record<string, unknown>[], fields: string[], n: number): HoodieRecord[] =>
+  Array.from({ length: n }, (_, i) => {
+    const row = rows[i % rows.length] as Record<string, unknown>;
+    return { recordKey: `many-${i}`, partitionPath: 'p', data: dataOf(row), ordering: fields.map((f) => row[f]), isDelete: false, index: i };
+  });
+
 const smallerBig = (v: unknown): unknown => (typeof v === 'bigint' ? v - 1n : v);
 const smallerNum = (v: unknown): unknown => (typeof v === 'number' ? v - 1 : v);
 const smallerDate = (v: unknown): unknown => (v instanceof Date ? new Date(v.getTime() - 1) : v);
@@ -109,6 +116,8 @@ function cases(): Case[] {
       ordering: ['at'], mode: 'EVENT_TIME_ORDERING', writer: { rowGroupRows: 150, codec: 'SNAPPY' } },
     { name: 'flat, deletes empty the file', schema: FLAT, base: flatBase, updates: updatesFor(flat.rows, ['at'], smallerDate, () => 'delete'),
       inserts: [], ordering: ['at'], mode: 'EVENT_TIME_ORDERING', writer: { codec: 'SNAPPY' } },
+    { name: 'updates and 20,000 inserts, slices and row groups not aligned', schema: FLAT, base: flatBase, updates: updatesFor(flat.rows, ['at'], smallerDate, pickFlat),
+      inserts: manyInserts(flat.rows, ['at'], 20_000), ordering: ['at'], mode: 'EVENT_TIME_ORDERING', writer: { rowGroupRows: 3001, codec: 'SNAPPY' } },
     { name: 'inserts only (a new file group)', schema: ALL_TYPES, base: undefined, updates: new Map(), inserts: insertsFrom(all.rows, ['i64'], 20),
       ordering: ['i64'], mode: 'EVENT_TIME_ORDERING', writer: { rowGroupRows: 6 } },
     { name: 'compacted rows and inserts', schema: ALL_TYPES, base: undefined, updates: new Map(), inserts: insertsFrom(all.rows, ['i64'], 2),
