@@ -58,8 +58,11 @@ export interface MergeFileGroupRequest extends MergeFileGroupSpec {
   base?: ArrayBuffer;
 }
 
-/** The new base file of a merged file group, as it crosses back: its bytes as a transferred ArrayBuffer. */
-export type MergeFileGroupResult = Omit<MergedFileGroup, 'bytes'> & { bytes: ArrayBuffer };
+/**
+ * The new base file of a merged file group, as it crosses back: its bytes as a transferred ArrayBuffer, and
+ * whether the worker's WASM kernels were in place when the merge began (its SNAPPY pages and bloom adds ran on them).
+ */
+export type MergeFileGroupResult = Omit<MergedFileGroup, 'bytes'> & { bytes: ArrayBuffer; kernels: 'wasm' | 'js' };
 
 /**
  * Compact one file slice: the base file's bytes (transferred; none for a log-only slice), its log files' bytes

@@ -6,6 +6,7 @@ import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/p
 import { mergeFileGroupRows } from '../merge/cow-merge.js';
 import { compactSlice } from '../merge/slice-merge.js';
 import type { Kernels } from '../kernels/kernels.js';
+import { activeThreadKernels } from '../kernels/thread-kernels.js';
 import { microsFromWire } from '../schema/timestamp-micros.js';
 import {
   ownBuffer,
@@ -26,6 +27,13 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       return loadKernels(source);
     });
     return kernels;
+  };
+
+  // The base-file writer and reader take the thread's kernels synchronously (SNAPPY pages, bloom adds) and use JS
+  // until a load lands: a merge waits for the worker's kernels first, unless it was configured to run JS.
+  const threadKernels = async (): Promise<'wasm' | 'js'> => {
+    if (source !== 'js') await getKernels();
+    return activeThreadKernels() === undefined ? 'js' : 'wasm';
   };
 
   return {
@@ -70,16 +78,18 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
     },
 
     async mergeFileGroup(req: MergeFileGroupRequest): Promise<MergeFileGroupResult> {
+      const kernels = await threadKernels();
       const { base, ...spec } = req;
       const merged = await mergeFileGroupRows(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined);
-      return { ...merged, bytes: ownBuffer(merged.bytes) };
+      return { ...merged, bytes: ownBuffer(merged.bytes), kernels };
     },
 
     async compactFileSlice(req: CompactFileSliceRequest): Promise<CompactFileSliceResult> {
+      const kernels = await threadKernels();
       const { base, logs, visibility, merge, ...spec } = req;
       const files = logs.map((l) => ({ path: l.path, bytes: new Uint8Array(l.bytes) }));
       const compacted = await compactSlice(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined, files, visibility, merge);
-      return { ...compacted, bytes: ownBuffer(compacted.bytes) };
+      return { ...compacted, bytes: ownBuffer(compacted.bytes), kernels };
     },
   };
 }

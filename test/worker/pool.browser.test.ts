@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkerPool, defaultWorkerCount, type WorkerPool } from '../../src/worker/pool.js';
 import { resolveWriteOptions } from '../../src/engine/write/write-options.js';
-import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
+import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, mergeOnce, sampleTable, tagOneFile } from './worker-cases.js';
 
 const pools: WorkerPool[] = [];
 const pool = (options: Parameters<typeof createWorkerPool>[0]) => {
@@ -24,6 +24,11 @@ describe('worker pool (Chromium module workers)', () => {
 
   it('loads the WASM kernels inside workers', async () => {
     expect((await pool({ size: 1 }).run('kernelsInfo', undefined)).kind).toBe('wasm');
+  });
+
+  it("a worker's first merge already runs on its WASM kernels (SNAPPY pages, bloom adds); kernels 'js' stays on JS", async () => {
+    expect((await mergeOnce(pool({ size: 1 }))).kernels).toBe('wasm');
+    expect((await mergeOnce(pool({ size: 1, kernels: 'js' }))).kernels).toBe('js');
   });
 
   it('tags like the inline path, for every file-based index', async () => {

@@ -12,7 +12,7 @@ import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
 import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
 import { POOL_INLINE_BELOW, resolveWriteOptions } from '../../src/engine/write/write-options.js';
-import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, sampleTable, tagOneFile } from './worker-cases.js';
+import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, mergeOnce, sampleTable, tagOneFile } from './worker-cases.js';
 
 const root = join(import.meta.dirname, '../..');
 let dir: string;
@@ -76,6 +76,12 @@ describe('worker pool (Node worker_threads)', () => {
   it('loads the WASM kernels in workers (bytes from the Node factory)', async () => {
     const info = await pool({ size: 1 }).run('kernelsInfo', undefined);
     expect(info.kind).toBe('wasm');
+  });
+
+  it("a worker's first merge already runs on its WASM kernels (SNAPPY pages, bloom adds); kernels 'js' stays on JS", async () => {
+    const first = await mergeOnce(pool({ size: 1 }));
+    expect(first.kernels).toBe('wasm');
+    expect((await mergeOnce(pool({ size: 1, kernels: 'js' }))).kernels).toBe('js');
   });
 
   it('tags like the inline path, for every file-based index', async () => {

@@ -8,7 +8,7 @@ import { packKeys } from '../../src/kernels/kernels.js';
 import { withMetaFields } from '../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
-import { ownBuffer } from '../../src/worker/worker-api.js';
+import { ownBuffer, type WorkerResult } from '../../src/worker/worker-api.js';
 import { engineContext } from '../../src/engine/context.js';
 import { readFileSlice } from '../../src/engine/read/file-slice-reader.js';
 import { orderingSpec } from '../../src/merge/ordering.js';
@@ -128,6 +128,19 @@ export async function expectCompactMatches(pool: WorkerPool, inline: WorkerPool)
 }
 
 /** Merging a file group in the pool gives the same bytes and counts as inline. */
+/** One SNAPPY merge with a bloom filter on `pool` (a new file group of 2,000 inserts). */
+export async function mergeOnce(pool: WorkerPool): Promise<WorkerResult<'mergeFileGroup'>> {
+  const inserts = Array.from({ length: 2000 }, (_, j) => {
+    const r = row(j);
+    return { recordKey: r.id, partitionPath: r.part, data: { ...r }, ordering: [r.ts], isDelete: false, index: j };
+  });
+  return pool.run('mergeFileGroup', {
+    instantTime: '20240102000000000', taskId: 1, partitionPath: 'p0', fileName: 'f2_1-0-0_20240102000000000.parquet',
+    updates: new Map(), inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
+    orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'SNAPPY' as const }, collectKeys: false,
+  });
+}
+
 export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): Promise<void> {
   const base = ownBuffer(writeBaseFile(metaRows(1500), { schema, codec: 'GZIP', rowGroupRows: 400 }));
   const updates = new Map<string, { recordKey: string; partitionPath: string; data: Record<string, unknown>; ordering: unknown[]; isDelete: boolean; index: number }>();
