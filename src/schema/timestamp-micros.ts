@@ -66,8 +66,11 @@ const WIRE_KEY = '\u0000lakelet.micros';
  * type: no other schema's records can hold a MicrosDate.
  */
 export function microsToWire<T>(value: T, schema?: unknown): T {
-  return schema && !JSON.stringify(schema).includes('micros"') ? value : (toWire(value) as T);
+  return schema && !hasMicros(schema) ? value : (toWire(value) as T);
 }
+
+/** Whether an Avro schema has a microsecond time type (only its values can hold a MicrosDate). */
+const hasMicros = (schema: unknown): boolean => JSON.stringify(schema).includes('micros"');
 
 function toWire(v: unknown): unknown {
   if (v instanceof MicrosDate) return v.subMillisecondMicros === 0 ? new Date(v.getTime()) : { [WIRE_KEY]: v.micros };
@@ -96,9 +99,12 @@ function toWire(v: unknown): unknown {
   return out ?? v;
 }
 
-/** Turn the markers {@link microsToWire} left back into MicrosDates, in place (the receiver owns its clone). */
-export function microsFromWire<T>(value: T): T {
-  return fromWire(value) as T;
+/**
+ * Turn the markers {@link microsToWire} left back into MicrosDates, in place (the receiver owns its clone); with
+ * the `schema` given there, only when it has a microsecond time type.
+ */
+export function microsFromWire<T>(value: T, schema?: unknown): T {
+  return schema && !hasMicros(schema) ? value : (fromWire(value) as T);
 }
 
 function fromWire(v: unknown): unknown {

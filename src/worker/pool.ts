@@ -153,12 +153,17 @@ export function taskSize(request: unknown, transfers: readonly Transferable[]): 
   let bytes = 0;
   for (const t of transfers) if (t instanceof ArrayBuffer) bytes += t.byteLength;
   const r = (typeof request === 'object' && request !== null ? request : {}) as { updates?: unknown; inserts?: unknown; mergedRows?: unknown; offsets?: unknown };
-  let records = 0;
-  if (r.updates instanceof Map) records += r.updates.size;
-  if (Array.isArray(r.inserts)) records += r.inserts.length;
-  if (Array.isArray(r.mergedRows)) records += r.mergedRows.length;
+  let records = recordCount(r.updates) + recordCount(r.inserts) + recordCount(r.mergedRows);
   if (r.offsets instanceof ArrayBuffer) records += Math.max(0, r.offsets.byteLength / 4 - 1);
   return { bytes, records };
+}
+
+/** Records in a map, an array, or records as columns (worker/record-wire.ts: `count`). */
+function recordCount(v: unknown): number {
+  if (v instanceof Map) return v.size;
+  if (Array.isArray(v)) return v.length;
+  const count = typeof v === 'object' && v !== null ? (v as { count?: unknown }).count : undefined;
+  return typeof count === 'number' ? count : 0;
 }
 
 function isDataCloneError(err: unknown): boolean {

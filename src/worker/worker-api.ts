@@ -2,9 +2,10 @@
 // ArrayBuffers only, no class instances. The main thread does storage I/O; workers decode, merge, encode and probe.
 import type { LogScanWarning } from '../file-group/log-scanner.js';
 import type { KernelsKind } from '../kernels/kernels.js';
-import type { MergedFileGroup, MergeFileGroupSpec } from '../merge/cow-merge.js';
+import type { MergedFileGroup } from '../merge/cow-merge.js';
 import type { RecordMergerOptions } from '../merge/record-merger.js';
 import type { WireLogVisibility } from '../merge/slice-merge.js';
+import type { WireMergeSpec } from './record-wire.js';
 
 /**
  * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),
@@ -54,7 +55,7 @@ export interface TagFileResult {
 }
 
 /** Merge one file group: the old base file's bytes (transferred) when there is one. */
-export interface MergeFileGroupRequest extends MergeFileGroupSpec {
+export interface MergeFileGroupRequest extends WireMergeSpec {
   base?: ArrayBuffer;
 }
 
@@ -69,7 +70,7 @@ export type MergeFileGroupResult = Omit<MergedFileGroup, 'bytes'> & { bytes: Arr
  * in log order (transferred) and which writes count, as plain data. The worker merges the slice and encodes
  * the merged rows as the new base file `fileName` (`updates`/`inserts` are empty).
  */
-export interface CompactFileSliceRequest extends MergeFileGroupSpec {
+export interface CompactFileSliceRequest extends WireMergeSpec {
   base?: ArrayBuffer;
   logs: { path: string; bytes: ArrayBuffer }[];
   visibility: WireLogVisibility;

@@ -7,7 +7,7 @@ import { mergeFileGroupRows } from '../merge/cow-merge.js';
 import { compactSlice } from '../merge/slice-merge.js';
 import type { Kernels } from '../kernels/kernels.js';
 import { activeThreadKernels } from '../kernels/thread-kernels.js';
-import { microsFromWire } from '../schema/timestamp-micros.js';
+import { mergeSpecFromWire } from './record-wire.js';
 import {
   ownBuffer,
   type CompactFileSliceRequest, type CompactFileSliceResult, type MergeFileGroupRequest, type MergeFileGroupResult, type TagFileRequest, type TagFileResult,
@@ -80,7 +80,7 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
     async mergeFileGroup(req: MergeFileGroupRequest): Promise<MergeFileGroupResult> {
       const kernels = await threadKernels();
       const { base, ...spec } = req;
-      const merged = await mergeFileGroupRows(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined);
+      const merged = await mergeFileGroupRows(mergeSpecFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined);
       return { ...merged, bytes: ownBuffer(merged.bytes), kernels };
     },
 
@@ -88,7 +88,7 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       const kernels = await threadKernels();
       const { base, logs, visibility, merge, ...spec } = req;
       const files = logs.map((l) => ({ path: l.path, bytes: new Uint8Array(l.bytes) }));
-      const compacted = await compactSlice(microsFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined, files, visibility, merge);
+      const compacted = await compactSlice(mergeSpecFromWire(spec), base ? bufferFromBytes(new Uint8Array(base)) : undefined, files, visibility, merge);
       return { ...compacted, bytes: ownBuffer(compacted.bytes), kernels };
     },
   };

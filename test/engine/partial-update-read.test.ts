@@ -13,6 +13,7 @@ import { createWorkerApi } from '../../src/worker/worker-impl.js';
 import { collect, fixtureCopy } from '../helpers/fixtures.js';
 import { failure } from '../helpers/expect-error.js';
 import { appendPartialDeltaCommit, tableConfigOf } from '../helpers/partial-log.js';
+import { mergeSpecToWire } from '../../src/worker/record-wire.js';
 
 type Row = Record<string, unknown>;
 const byKey = (rows: Row[]): Map<string, Row> => new Map(rows.map((r) => [String(r._hoodie_record_key), r]));
@@ -108,8 +109,8 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     const completed = (await storage.list(config.timelinePath)).map((f) => f.path.split('/').pop() as string).filter((n) => /^\d+_\d+\.(deltacommit|commit|replacecommit)$/.test(n)).map((n) => n.slice(0, 17));
     const api = createWorkerApi({ kernels: 'js' });
     const result = await api.compactFileSlice({
-      instantTime: instant, taskId: 0, partitionPath: PART, fileName, basePath, updates: new Map(), inserts: [],
-      schema, mergeMode: config.recordMergeMode, ...spec, writer: {}, collectKeys: false,
+      ...mergeSpecToWire({ instantTime: instant, taskId: 0, partitionPath: PART, fileName, basePath, updates: new Map(), inserts: [],
+        schema, mergeMode: config.recordMergeMode, ...spec, writer: {}, collectKeys: false }),
       base: (await storage.read(basePath)).slice().buffer,
       logs: await Promise.all(logs.map(async (path) => ({ path, bytes: (await storage.read(path)).slice().buffer }))),
       visibility: { completedWrites: completed, timelineStart: '20260307135827749', asOf: undefined },

@@ -11,6 +11,7 @@ import type { HoodieRecord } from '../../src/merge/hoodie-record.js';
 import type { MergeFileGroupSpec } from '../../src/merge/cow-merge.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, taskSize, type WorkerFactory } from '../../src/worker/pool.js';
 import { inProcessWorkers, type InProcessWorkers } from '../helpers/in-process-workers.js';
+import { mergeSpecToWire } from '../../src/worker/record-wire.js';
 
 let workers: InProcessWorkers | undefined;
 afterEach(() => {
@@ -50,7 +51,7 @@ describe("Node's default worker pool", () => {
     expect(info).toBeDefined();
     expect(w.log.started).toBe(0);
     const spec = mergeSpec(schema, [], insertRecords(20));
-    await pool.run('mergeFileGroup', spec);
+    await pool.run('mergeFileGroup', mergeSpecToWire(spec));
     expect(w.log.started).toBe(1);
     await pool.close();
   });

@@ -16,6 +16,7 @@ import { orderingSpec } from '../../src/merge/ordering.js';
 import { createWorkerApi } from '../../src/worker/worker-impl.js';
 import { referenceRowMerge } from '../helpers/row-merge.js';
 import { ALL_TYPES, FLAT, GOLDEN_CASES } from '../format/parquet/golden/cases.js';
+import { mergeSpecToWire } from '../../src/worker/record-wire.js';
 
 const NEW = '20250505050505050';
 const golden = (name: string): { schema: AvroRecordSchema; rows: Record<string, unknown>[] } => {
@@ -149,7 +150,7 @@ describe('columnar copy-on-write merge', () => {
   it('the worker gives the inline bytes', async () => {
     const c = cases()[0] as Case;
     const inline = await mergeFileGroupRows(spec(c), bufferFromBytes(c.base as Uint8Array));
-    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...spec(c), base: (c.base as Uint8Array).slice().buffer });
+    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...mergeSpecToWire(spec(c)), base: (c.base as Uint8Array).slice().buffer });
     expect(new Uint8Array(fromWorker.bytes)).toEqual(inline.bytes);
   });
 });

@@ -9,6 +9,7 @@ import { mergeFileGroupRows, type MergeFileGroupSpec } from '../../src/merge/cow
 import type { HoodieRecord } from '../../src/merge/hoodie-record.js';
 import { parseRecordSchema, withMetaFields } from '../../src/schema/table-schema.js';
 import { createWorkerApi } from '../../src/worker/worker-impl.js';
+import { mergeSpecToWire } from '../../src/worker/record-wire.js';
 
 const schema = withMetaFields(parseRecordSchema({ type: 'record', name: 'r', fields: [{ name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'v', type: 'string' }] }, 'test'));
 const OLD = '20240101000000000';
@@ -71,7 +72,7 @@ describe('mergeFileGroupRows', () => {
 
   it('the worker implementation returns the same bytes as the inline call', async () => {
     const inline = await mergeFileGroupRows(spec(), bufferFromBytes(base));
-    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...spec(), base: base.slice().buffer });
+    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...mergeSpecToWire(spec()), base: base.slice().buffer });
     expect(new Uint8Array(fromWorker.bytes)).toEqual(inline.bytes);
     expect(fromWorker.keys).toEqual(inline.keys);
   });

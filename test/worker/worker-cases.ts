@@ -9,6 +9,7 @@ import { withMetaFields } from '../../src/schema/table-schema.js';
 import { parseAvroSchema, type AvroRecordSchema } from '../../src/format/avro/schema.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
 import { ownBuffer, type WorkerResult } from '../../src/worker/worker-api.js';
+import { mergeSpecToWire } from '../../src/worker/record-wire.js';
 import { engineContext } from '../../src/engine/context.js';
 import { readFileSlice } from '../../src/engine/read/file-slice-reader.js';
 import { orderingSpec } from '../../src/merge/ordering.js';
@@ -105,9 +106,11 @@ export async function expectCompactMatches(pool: WorkerPool, inline: WorkerPool)
     base: (await storage.read(basePath)).slice().buffer as ArrayBuffer,
     logs: await Promise.all(slice.logFiles.map(async (l) => ({ path: l.path, bytes: (await storage.read(l.path)).slice().buffer as ArrayBuffer }))),
     visibility: wireLogVisibility(state.timeline, undefined), merge,
-    instantTime: '20990101000000000', taskId: 1, partitionPath: slice.partitionPath, fileName, basePath,
-    updates: new Map(), inserts: [], schema: tableSchema, mergeMode: merge.mode, orderingFields: merge.orderingFields,
-    orderingKinds: merge.orderingKinds, writer: { codec: 'SNAPPY' as const, rowGroupRows: 100 }, collectKeys: true,
+    ...mergeSpecToWire({
+      instantTime: '20990101000000000', taskId: 1, partitionPath: slice.partitionPath, fileName, basePath,
+      updates: new Map(), inserts: [], schema: tableSchema, mergeMode: merge.mode, orderingFields: merge.orderingFields,
+      orderingKinds: merge.orderingKinds, writer: { codec: 'SNAPPY' as const, rowGroupRows: 100 }, collectKeys: true,
+    }),
   });
   const first = await request();
   const a = await pool.run('compactFileSlice', first, [first.base, ...first.logs.map((l) => l.bytes)]);
@@ -134,11 +137,11 @@ export async function mergeOnce(pool: WorkerPool): Promise<WorkerResult<'mergeFi
     const r = row(j);
     return { recordKey: r.id, partitionPath: r.part, data: { ...r }, ordering: [r.ts], isDelete: false, index: j };
   });
-  return pool.run('mergeFileGroup', {
+  return pool.run('mergeFileGroup', mergeSpecToWire({
     instantTime: '20240102000000000', taskId: 1, partitionPath: 'p0', fileName: 'f2_1-0-0_20240102000000000.parquet',
     updates: new Map(), inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
     orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'SNAPPY' as const }, collectKeys: false,
-  });
+  }));
 }
 
 export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): Promise<void> {
@@ -153,9 +156,12 @@ export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): 
     return { recordKey: r.id, partitionPath: r.part, data: { ...r }, ordering: [r.ts], isDelete: false, index: j };
   });
   const request = () => ({
-    base: base.slice(0), instantTime: '20240102000000000', taskId: 3, partitionPath: 'p0', fileName: 'f1_3-0-0_20240102000000000.parquet',
-    basePath: 'p0/f1.parquet', updates, inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
-    orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'GZIP' as const, rowGroupRows: 400 }, collectKeys: true,
+    base: base.slice(0),
+    ...mergeSpecToWire({
+      instantTime: '20240102000000000', taskId: 3, partitionPath: 'p0', fileName: 'f1_3-0-0_20240102000000000.parquet',
+      basePath: 'p0/f1.parquet', updates, inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
+      orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'GZIP' as const, rowGroupRows: 400 }, collectKeys: true,
+    }),
   });
   const first = request();
   const a = await pool.run('mergeFileGroup', first, [first.base]);

@@ -2,14 +2,14 @@
 // The I/O half: read the old base file (and a compacted slice's logs), run the pure merge (merge/cow-merge.ts,
 // merge/slice-merge.ts) inline or on the worker pool, write the marker and the new file, build its write stat.
 import { writeCdcLog } from './cdc-logger.js';
-import { microsToWire } from '../../schema/timestamp-micros.js';
 import type { BaseFile } from '../../file-group/file-slice.js';
 import { baseFileName } from '../../file-group/file-names.js';
 import { partitionFilePath } from '../../layout.js';
 import type { BaseFileWriterOptions } from '../../format/parquet/write.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
-import { ownBuffer } from '../../worker/worker-api.js';
+import { ownBuffer, type MergeFileGroupResult } from '../../worker/worker-api.js';
+import { mergeSpecToWire } from '../../worker/record-wire.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from '../../merge/cow-merge.js';
 import type { RecordMergerOptions } from '../../merge/record-merger.js';
 import { compactSlice, type SliceLogFile, type WireLogVisibility } from '../../merge/slice-merge.js';
@@ -58,17 +58,22 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
     const bytes = base ? ownBuffer(await storage.read(base.path)) : undefined;
     if (slice) {
       const logs = slice.logs.map((l) => ({ path: l.path, bytes: ownBuffer(l.bytes) }));
-      const request = { ...microsToWire(spec, spec.schema), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
-      const r = await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]);
-      return { ...r, bytes: new Uint8Array(r.bytes) };
+      const request = { ...mergeSpecToWire(spec), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
+      return mergedFromWorker(await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]));
     }
-    // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
-    const r = await pool.run('mergeFileGroup', { ...microsToWire(spec, spec.schema), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []);
-    return { ...r, bytes: new Uint8Array(r.bytes) };
+    // The records cross as columns (worker/record-wire.ts), far cheaper to clone than one object per record.
+    return mergedFromWorker(await pool.run('mergeFileGroup', { ...mergeSpecToWire(spec), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []));
   }
   const file = base ? await storageBuffer(storage, base.path, base.size || undefined) : undefined;
   if (slice) return compactSlice(spec, file, slice.logs, slice.visibility, slice.merge, compressors);
   return mergeFileGroupRows(spec, file, compressors);
+}
+
+/** A worker's merge result as the inline merge returns it (the kernels it ran on stay behind). */
+function mergedFromWorker<R extends MergeFileGroupResult>(r: R): Omit<R, 'bytes' | 'kernels'> & { bytes: Uint8Array } {
+  const { bytes, kernels, ...rest } = r;
+  void kernels;
+  return { ...rest, bytes: new Uint8Array(bytes) };
 }
 
 /** Write one bucket: merge into the existing base file (if any) and write the new base file. */

@@ -1,0 +1,129 @@
+// Incoming records as they cross to a worker: one vector per field instead of one object per record. Structured
+// clone writes every object's property names and rebuilds each object key by key on the other side; vectors of
+// values clone several times faster, which is what lets the pool win over merging inline.
+import type { MergeFileGroupSpec } from '../merge/cow-merge.js';
+import type { HoodieRecord } from '../merge/hoodie-record.js';
+import { microsFromWire, microsToWire } from '../schema/timestamp-micros.js';
+
+/** Records as columns (see {@link recordsToWire}); plain data, structured-clone friendly. */
+export interface WireRecords {
+  count: number;
+  keys: string[];
+  /** One partition path for every record, or one per record. */
+  partitionPaths: string | string[];
+  /** Data field names, in first-seen order, and one vector per field (`undefined` where a record lacks it). */
+  fields: string[];
+  data: unknown[][];
+  /** Ordering values of every record back to back, `orderingCounts[i]` of them for record `i`. */
+  ordering: unknown[];
+  orderingCounts: Uint16Array;
+  isDelete: Uint8Array;
+  index: Float64Array;
+  /** The keys the records were filed under, when any differs from its record key (a map of updates). */
+  mapKeys?: string[];
+}
+
+/**
+ * Records (an array, or a map's entries) as columns. A data field that a record lacks (or holds `undefined`)
+ * crosses as `undefined` and arrives absent.
+ */
+export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>): WireRecords {
+  const list = Array.isArray(records) ? (records as readonly HoodieRecord[]) : [...(records as ReadonlyMap<string, HoodieRecord>).values()];
+  const count = list.length;
+  // Every vector is filled by push, so it stays a packed array: structured clone writes a holey one (new Array(n))
+  // element by element with its index, two to three times slower.
+  const keys: string[] = [];
+  const paths: string[] = [];
+  const fields: string[] = [];
+  const data: unknown[][] = [];
+  const column = new Map<string, number>();
+  const ordering: unknown[] = [];
+  const orderingCounts = new Uint16Array(count);
+  const isDelete = new Uint8Array(count);
+  const index = new Float64Array(count);
+  const firstPath = list[0]?.partitionPath;
+  let onePath = true;
+  for (let i = 0; i < count; i++) {
+    const r = list[i] as HoodieRecord;
+    keys.push(r.recordKey);
+    paths.push(r.partitionPath);
+    if (r.partitionPath !== firstPath) onePath = false;
+    const d = r.data;
+    let f = 0;
+    let filled = 0;
+    for (const name in d) {
+      if (!Object.prototype.hasOwnProperty.call(d, name)) continue;
+      // Records of one write share a field order: the next field is almost always the next column.
+      let at = fields[f] === name ? f : column.get(name);
+      if (at === undefined) {
+        at = fields.length;
+        fields.push(name);
+        data.push(Array.from({ length: i }));
+        column.set(name, at);
+      }
+      (data[at] as unknown[]).push(d[name]);
+      filled++;
+      f = at + 1;
+    }
+    // A record without some field: its slot in that vector is undefined.
+    if (filled !== fields.length) for (const v of data) if (v.length === i) v.push(undefined);
+    orderingCounts[i] = r.ordering.length;
+    for (const v of r.ordering) ordering.push(v);
+    isDelete[i] = r.isDelete ? 1 : 0;
+    index[i] = r.index;
+  }
+  const wire: WireRecords = { count, keys, partitionPaths: onePath && firstPath !== undefined ? firstPath : paths, fields, data, ordering, orderingCounts, isDelete, index };
+  if (!Array.isArray(records)) {
+    const mapKeys = [...(records as ReadonlyMap<string, HoodieRecord>).keys()];
+    if (mapKeys.some((k, i) => k !== keys[i])) wire.mapKeys = mapKeys;
+  }
+  return wire;
+}
+
+/** The records {@link recordsToWire} sent, rebuilt (data objects with their fields in the sent order). */
+export function recordsFromWire(wire: WireRecords): HoodieRecord[] {
+  const { count, keys, partitionPaths, fields, data, ordering, orderingCounts, isDelete, index } = wire;
+  const out: HoodieRecord[] = new Array(count);
+  let o = 0;
+  for (let i = 0; i < count; i++) {
+    const d: Record<string, unknown> = {};
+    for (let f = 0; f < fields.length; f++) {
+      const v = (data[f] as unknown[])[i];
+      if (v !== undefined) d[fields[f] as string] = v;
+    }
+    const n = orderingCounts[i] as number;
+    out[i] = {
+      recordKey: keys[i] as string,
+      partitionPath: typeof partitionPaths === 'string' ? partitionPaths : (partitionPaths[i] as string),
+      data: d,
+      ordering: ordering.slice(o, o + n),
+      isDelete: isDelete[i] === 1,
+      index: index[i] as number,
+    };
+    o += n;
+  }
+  return out;
+}
+
+/** A map of records {@link recordsToWire} sent, rebuilt under its keys. */
+export function recordMapFromWire(wire: WireRecords): Map<string, HoodieRecord> {
+  const records = recordsFromWire(wire);
+  const keys = wire.mapKeys ?? wire.keys;
+  return new Map(records.map((r, i) => [keys[i] as string, r]));
+}
+
+/** A merge spec as it crosses to a worker: its records as columns, microsecond timestamps as markers. */
+export type WireMergeSpec = Omit<MergeFileGroupSpec, 'updates' | 'inserts'> & { updates: WireRecords; inserts: WireRecords };
+
+/** `spec` for a worker (see {@link WireMergeSpec}). */
+export function mergeSpecToWire(spec: MergeFileGroupSpec): WireMergeSpec {
+  const wire = { ...spec, updates: recordsToWire(spec.updates), inserts: recordsToWire(spec.inserts) };
+  // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
+  return microsToWire(wire, spec.schema);
+}
+
+/** The spec {@link mergeSpecToWire} sent, with its records rebuilt (the receiver owns its clone). */
+export function mergeSpecFromWire<T extends WireMergeSpec>(wire: T): Omit<T, 'updates' | 'inserts'> & MergeFileGroupSpec {
+  const spec = microsFromWire(wire, wire.schema);
+  return { ...spec, updates: recordMapFromWire(spec.updates), inserts: recordsFromWire(spec.inserts) };
+}

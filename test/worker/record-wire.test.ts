@@ -1,0 +1,78 @@
+// Records as columns across the worker boundary (worker/record-wire.ts): what arrives after a structured clone
+// equals what was sent, for records of mixed shapes, field orders, value types, partitions, ordering lengths,
+// deletes and map keys; a merge spec keeps its microsecond timestamps; the wire is columns, not one object per record.
+import { describe, expect, it } from 'vitest';
+import type { HoodieRecord } from '../../src/merge/hoodie-record.js';
+import type { MergeFileGroupSpec } from '../../src/merge/cow-merge.js';
+import { MicrosDate } from '../../src/schema/timestamp-micros.js';
+import { mergeSpecFromWire, mergeSpecToWire, recordMapFromWire, recordsFromWire, recordsToWire } from '../../src/worker/record-wire.js';
+
+const record = (i: number, data: Record<string, unknown>, extra: Partial<HoodieRecord> = {}): HoodieRecord =>
+  ({ recordKey: `k${i}`, partitionPath: 'p=1', data, ordering: [BigInt(i)], isDelete: false, index: i, ...extra });
+
+/** Records as they should arrive: fields holding undefined are absent. */
+const defined = (r: HoodieRecord): HoodieRecord => ({ ...r, data: Object.fromEntries(Object.entries(r.data).filter(([, v]) => v !== undefined)) });
+
+function mixed(): HoodieRecord[] {
+  return [
+    record(0, { a: 1, b: 'x', c: null }),
+    record(1, { a: 2, b: 'y', c: 3n }),
+    // another field order, a missing field and a field no other record has
+    record(2, { b: 'z', a: 3, d: new Uint8Array([1, 2, 3]) }),
+    record(3, { a: 4, b: undefined, c: { nested: [1, { deep: 'v' }] } }),
+    // a data field of a meta name, a Date, an empty data object for a delete without ordering
+    record(4, { a: 5, _hoodie_commit_time: 'mine', when: new Date(86_400_000) }, { partitionPath: 'p=2', ordering: [5n, 'tie'] }),
+    record(5, {}, { isDelete: true, ordering: [], index: 99 }),
+    record(6, { a: 7, b: 'w', c: null, tags: new Map([['k', 1]]) }),
+  ];
+}
+
+describe('records as columns', () => {
+  it('arrive equal to what was sent, after a structured clone', () => {
+    const records = mixed();
+    const wire = structuredClone(recordsToWire(records));
+    expect(recordsFromWire(wire)).toEqual(records.map(defined));
+    // absent, not undefined-valued: the rebuilt record has no key for a field it lacked
+    expect(Object.keys((recordsFromWire(wire)[2] as HoodieRecord).data)).toEqual(['a', 'b', 'd']);
+  });
+
+  it('cross as one vector per field, one partition path when all share it', () => {
+    const same = mixed().map((r) => ({ ...r, partitionPath: 'p=1' }));
+    const wire = recordsToWire(same);
+    expect(wire.count).toBe(7);
+    expect(wire.partitionPaths).toBe('p=1');
+    expect(wire.fields).toEqual(['a', 'b', 'c', 'd', '_hoodie_commit_time', 'when', 'tags']);
+    expect(wire.data[0]).toEqual([1, 2, 3, 4, 5, undefined, 7]);
+    expect(Array.from(wire.orderingCounts)).toEqual([1, 1, 1, 1, 2, 0, 1]);
+    expect(Array.isArray(recordsToWire(mixed()).partitionPaths)).toBe(true);
+    expect(recordsFromWire(recordsToWire([]))).toEqual([]);
+  });
+
+  it('a map of records keeps its keys, also when they are not the record keys', () => {
+    const records = mixed();
+    const byKey = new Map(records.map((r) => [r.recordKey, r]));
+    const wire = structuredClone(recordsToWire(byKey));
+    expect(wire.mapKeys).toBeUndefined();
+    expect([...recordMapFromWire(wire)]).toEqual([...byKey].map(([k, r]) => [k, defined(r)]));
+    const renamed = new Map(records.map((r, i) => [`other-${i}`, r]));
+    expect([...recordMapFromWire(structuredClone(recordsToWire(renamed)))]).toEqual([...renamed].map(([k, r]) => [k, defined(r)]));
+  });
+
+  it('a merge spec keeps microsecond timestamps in data and ordering values', () => {
+    const schema = { type: 'record' as const, name: 'r', fields: [{ name: 't', type: { type: 'long' as const, logicalType: 'timestamp-micros' } }] };
+    const t = new MicrosDate(1_700_000_000_123_456n);
+    const spec = {
+      instantTime: '20240101000000000', taskId: 1, partitionPath: 'p', fileName: 'f.parquet', schema, mergeMode: 'EVENT_TIME_ORDERING',
+      orderingFields: ['t'], orderingKinds: [{ kind: 'micros', scale: 0 }], writer: {}, collectKeys: false,
+      updates: new Map([['a', record(0, { t }, { recordKey: 'a', ordering: [t] })]]),
+      inserts: [record(1, { t }, { ordering: [t] })],
+    } as unknown as MergeFileGroupSpec;
+    const back = mergeSpecFromWire(structuredClone(mergeSpecToWire(spec)));
+    const update = back.updates.get('a') as HoodieRecord;
+    expect(update.data.t).toBeInstanceOf(MicrosDate);
+    expect((update.data.t as MicrosDate).micros).toBe(t.micros);
+    expect((update.ordering[0] as MicrosDate).micros).toBe(t.micros);
+    expect(((back.inserts[0] as HoodieRecord).data.t as MicrosDate).micros).toBe(t.micros);
+    expect(back.instantTime).toBe(spec.instantTime);
+  });
+});
