@@ -209,12 +209,15 @@ export function createKeyGenerator(options: KeyGeneratorOptions, timestampFormat
   const recordKey = type === 'COMPLEX' || (type === 'NON_PARTITION' && recordKeyFields.length > 1) ? complexKey : simpleKey;
 
   // Paths already found safe: a batch has few distinct partitions, so each is checked once (bounded, as keys are not).
-  const safe = new Set<string>();
+  // The first instance of each is returned for every later row: the records of a partition share one string, so
+  // the maps that group them by path later hash it once and compare by identity.
+  const safe = new Map<string, string>();
   const checked = (path: string, context: { field?: string; value?: unknown }): string => {
-    if (safe.has(path)) return path;
+    const known = safe.get(path);
+    if (known !== undefined) return known;
     assertSafePartitionPath(path, context);
     if (safe.size >= SAFE_PATHS_KEPT) safe.clear();
-    safe.add(path);
+    safe.set(path, path);
     return path;
   };
   const partitionPath = (row: Readonly<Record<string, unknown>>): string => {

@@ -30,10 +30,10 @@ export interface WireRecords {
 export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>): WireRecords {
   const list = Array.isArray(records) ? (records as readonly HoodieRecord[]) : [...(records as ReadonlyMap<string, HoodieRecord>).values()];
   const count = list.length;
-  // Every vector is filled by push, so it stays a packed array: structured clone writes a holey one (new Array(n))
-  // element by element with its index, two to three times slower.
-  const keys: string[] = [];
-  const paths: string[] = [];
+  // Every vector is a packed array (Array.from, then filled in place): structured clone writes a holey one
+  // (new Array(n)) element by element with its index, two to three times slower.
+  const keys: string[] = Array.from({ length: count });
+  const paths: string[] = Array.from({ length: count });
   const fields: string[] = [];
   const data: unknown[][] = [];
   const column = new Map<string, number>();
@@ -45,12 +45,11 @@ export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<str
   let onePath = true;
   for (let i = 0; i < count; i++) {
     const r = list[i] as HoodieRecord;
-    keys.push(r.recordKey);
-    paths.push(r.partitionPath);
+    keys[i] = r.recordKey;
+    paths[i] = r.partitionPath;
     if (r.partitionPath !== firstPath) onePath = false;
     const d = r.data;
     let f = 0;
-    let filled = 0;
     for (const name in d) {
       if (!Object.prototype.hasOwnProperty.call(d, name)) continue;
       // Records of one write share a field order: the next field is almost always the next column.
@@ -58,15 +57,12 @@ export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<str
       if (at === undefined) {
         at = fields.length;
         fields.push(name);
-        data.push(Array.from({ length: i }));
+        data.push(Array.from({ length: count }));
         column.set(name, at);
       }
-      (data[at] as unknown[]).push(d[name]);
-      filled++;
+      (data[at] as unknown[])[i] = d[name];
       f = at + 1;
     }
-    // A record without some field: its slot in that vector is undefined.
-    if (filled !== fields.length) for (const v of data) if (v.length === i) v.push(undefined);
     orderingCounts[i] = r.ordering.length;
     for (const v of r.ordering) ordering.push(v);
     isDelete[i] = r.isDelete ? 1 : 0;
