@@ -141,17 +141,27 @@ class Filter implements HudiBloomFilter {
   addAll(keys: readonly (string | Uint8Array)[]): void {
     const kernels = activeThreadKernels();
     let i = 0;
+    // Without kernels (or once their memory cannot grow) every key goes through add(): each key is read once.
+    let batched = kernels !== undefined;
     while (i < keys.length) {
+      if (!batched) {
+        this.add(keys[i] as string | Uint8Array);
+        i++;
+        continue;
+      }
       // the keys that go to the current row without a new row or round-robin (all of them for SIMPLE)
       let run = keys.length - i;
       if (this.type === 'DYNAMIC_V0') run = this.reachedMax || this.lastRowCount >= this.rowCapacity ? 0 : Math.min(run, this.rowCapacity - this.lastRowCount);
       for (let j = 0; j < run; j++) if (keys[i + j]?.length === 0) run = j; // add() throws for it, after the keys before it
-      if (kernels !== undefined && run >= 2 && this.addToLastRow(kernels, keys.slice(i, i + run))) {
-        i += run;
-      } else {
-        this.add(keys[i] as string | Uint8Array);
-        i++;
+      if (run >= 2) {
+        if (this.addToLastRow(kernels as ThreadKernels, keys.slice(i, i + run))) {
+          i += run;
+          continue;
+        }
+        batched = false;
       }
+      this.add(keys[i] as string | Uint8Array);
+      i++;
     }
   }
 

@@ -72,6 +72,28 @@ describe('addAll', () => {
     same(expected, batched(options, all, [33, 250]));
   });
 
+  test('reads each key a bounded number of times, with kernels, without them and with a kernel that throws', () => {
+    const n = 5000;
+    const counted = (): { list: string[]; reads: () => number } => {
+      let reads = 0;
+      const base = keys(n);
+      const list = new Proxy(base, { get: (t, p, r) => { if (typeof p === 'string' && /^\d+$/.test(p)) reads++; return Reflect.get(t, p, r); } });
+      return { list, reads: () => reads };
+    };
+    for (const install of [() => installThreadKernels(kernels(), true), () => installThreadKernels(undefined),
+      () => installThreadKernels({ ...kernels(), bloomAdd: () => { throw new RangeError('wasm memory cannot grow'); } }, true)]) {
+      for (const options of [{ type: 'SIMPLE' as const, numEntries: n }, { numEntries: 100, maxEntries: 2000 }]) {
+        install();
+        const { list, reads } = counted();
+        const f = createBloomFilter(options);
+        f.addAll(list);
+        same(oneByOne(options, keys(n)), f);
+        // a key-by-key pass, one scan for empty keys and one copy per batch: never a rescan of the rest per key
+        expect(reads()).toBeLessThanOrEqual(4 * n);
+      }
+    }
+  });
+
   test('an empty key throws INVALID_ARGUMENT after the keys before it are added, as add() does', () => {
     installThreadKernels(kernels(), true);
     const options = { numEntries: 50, maxEntries: 500 };

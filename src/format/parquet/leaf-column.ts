@@ -82,6 +82,46 @@ export class LeafColumn {
   }
 
   /**
+   * Append `n` slots of a flat column (`maxRep` 0) from `vector`: null or undefined as a null slot (`refuseNull`
+   * returns the error of a required column, else undefined), any other value as `convert` makes it. One pass with
+   * the stores sized once. On a throw, `levels` has grown by the slots taken before the bad one.
+   */
+  pushFlat(vector: ArrayLike<unknown>, n: number, convert: (v: unknown) => unknown, refuseNull: (v: unknown) => Error | undefined): void {
+    const maxDef = this.maxDef;
+    if (maxDef > 0) this.defs = grown(this.defs, this.levels + n);
+    const defs = this.defs;
+    let levels = this.levels;
+    let count = this.count;
+    try {
+      const store = this.numbers === undefined ? undefined : (this.numbers = grown(this.numbers, count + n));
+      const big = store instanceof BigInt64Array;
+      const out = this.binaries;
+      // Sized once and filled in place (3-4x cheaper than a push per value); cut to the values taken at the end.
+      if (store === undefined) out.length = count + n;
+      for (let i = 0; i < n; i++) {
+        const v = vector[i];
+        if (v === null || v === undefined) {
+          const refused = refuseNull(v);
+          if (refused) throw refused;
+          defs[levels++] = 0;
+          continue;
+        }
+        const value = convert(v);
+        if (store === undefined) out[count] = value as BinaryValue;
+        else if (big) store[count] = value as bigint;
+        else store[count] = value === true ? 1 : value === false ? 0 : (value as number);
+        if (maxDef > 0) defs[levels] = maxDef;
+        levels++;
+        count++;
+      }
+    } finally {
+      if (this.numbers === undefined) this.binaries.length = count;
+      this.levels = levels;
+      this.count = count;
+    }
+  }
+
+  /**
    * Append `n` non-null values of a flat column (`maxRep` 0) in one copy: `source` is a typed array of this
    * column's store type.
    */

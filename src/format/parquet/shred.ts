@@ -60,15 +60,14 @@ export class Shredder {
           return;
         }
         const { convert } = column.leaf;
+        const label = column.label;
         const nullable = column.repetition !== 'REQUIRED';
-        for (; i < length; i++) {
-          const v = vector[i];
-          if (v === null || v === undefined) {
-            if (!nullable) throw requiredNull(column.label, v);
-            leaf.pushNull(0, 0);
-          } else {
-            leaf.push(convert(v, column.label), 0);
-          }
+        const before = leaf.levels;
+        try {
+          leaf.pushFlat(vector, length, (v) => convert(v, label), (v) => (nullable ? undefined : requiredNull(label, v)));
+        } finally {
+          // a flat column takes one level entry per row: the rows taken before a bad value
+          i = leaf.levels - before;
         }
         return;
       }
