@@ -10,7 +10,8 @@ import { readParquetColumns } from '../format/parquet/read-columns.js';
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
-import { freshBatch, planTake, rowsBatch, takeBatch, type FreshMeta, type TakeRules } from './take.js';
+import { freshBatch, type FreshMeta } from './fresh-columns.js';
+import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
 import { footerSchema, schemaPromoter } from '../schema/promotion.js';
 
 /** Inserted records turned into column vectors at a time. */

@@ -2,13 +2,8 @@
 // the fresh version of an incoming record, or drop it (a delete); then the output batch built column by column
 // from the old vectors and the incoming records, with no row object for any row, kept or fresh.
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
+import { FILE_NAME, freshField, RECORD_KEY, type FreshMeta } from './fresh-columns.js';
 import type { HoodieRecord } from './hoodie-record.js';
-
-const COMMIT_TIME = '_hoodie_commit_time';
-const COMMIT_SEQNO = '_hoodie_commit_seqno';
-const RECORD_KEY = '_hoodie_record_key';
-const PARTITION_PATH = '_hoodie_partition_path';
-const FILE_NAME = '_hoodie_file_name';
 
 /** How one old row group goes into the new file (see {@link planTake}). */
 export interface TakePlan {
@@ -36,18 +31,6 @@ export interface TakeRules {
   orderingFields: readonly string[];
   /** Receives each key that stays in the file (kept or replaced), in output order; undefined to skip. */
   onKey?: ((key: string) => void) | undefined;
-}
-
-/**
- * The meta values of the fresh rows a merge writes (updated and inserted records): the new instant, and seqnos
- * `<instant>_<taskId>_<n>` numbered in output order across the whole file from `firstSeq`.
- */
-export interface FreshMeta {
-  instantTime: string;
-  taskId: number;
-  partitionPath: string;
-  /** The new file's name (every row's `_hoodie_file_name`). */
-  fileName: string;
 }
 
 /**
@@ -89,26 +72,6 @@ export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
 }
 
 /**
- * The value of field `name` in fresh row `j` (record `r`, seqno number `firstSeq + j`): the meta fields from
- * `meta`, the record key from the record, the rest from its data. A data field of a meta name wins, as in
- * `{ ...meta, ...data }`.
- */
-function freshField(name: string, meta: FreshMeta, firstSeq: number): (r: HoodieRecord, j: number) => unknown {
-  const own = (r: HoodieRecord): boolean => Object.prototype.hasOwnProperty.call(r.data, name);
-  switch (name) {
-    case COMMIT_TIME: return (r) => (own(r) ? r.data[name] : meta.instantTime);
-    case COMMIT_SEQNO: {
-      const prefix = `${meta.instantTime}_${meta.taskId}_`;
-      return (r, j) => (own(r) ? r.data[name] : prefix + String(firstSeq + j));
-    }
-    case RECORD_KEY: return (r) => (own(r) ? r.data[name] : r.recordKey);
-    case PARTITION_PATH: return (r) => (own(r) ? r.data[name] : meta.partitionPath);
-    case FILE_NAME: return (r) => (own(r) ? r.data[name] : meta.fileName);
-    default: return (r) => r.data[name];
-  }
-}
-
-/**
  * The output batch of a planned row group, for the fields `names`: kept rows copy the old vectors' values (their
  * commit time and seqno unchanged) with `_hoodie_file_name` set to `meta.fileName`; replaced rows take their
  * record's values, stamped by `meta` with seqnos from `firstSeq`.
@@ -136,19 +99,6 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
         vector[k] = t >= 0 ? old?.[t] : get(fresh[-t - 1] as HoodieRecord, -t - 1);
       }
     }
-    columns[name] = vector;
-  }
-  return { length: n, columns };
-}
-
-/** Records `[start, end)` of `records` as fresh rows of the fields `names` (see {@link takeBatch}), seqnos from `firstSeq`. */
-export function freshBatch(records: readonly HoodieRecord[], start: number, end: number, names: readonly string[], meta: FreshMeta, firstSeq: number): ColumnBatch {
-  const n = end - start;
-  const columns: Record<string, ArrayLike<unknown>> = {};
-  for (const name of names) {
-    const get = freshField(name, meta, firstSeq);
-    const vector: unknown[] = new Array(n);
-    for (let j = 0; j < n; j++) vector[j] = get(records[start + j] as HoodieRecord, j);
     columns[name] = vector;
   }
   return { length: n, columns };

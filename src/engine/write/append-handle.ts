@@ -10,6 +10,7 @@ import type { ColumnBatch } from '../../format/parquet/column-batch.js';
 import { encodeLogBlock } from '../../format/log/block.js';
 import type { Storage } from '../../storage/storage.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
+import { freshColumn, freshConstant, overridesMeta, type FreshMeta } from '../../merge/fresh-columns.js';
 import { writeStat, type BucketResult } from './write-stat.js';
 
 /** The next log version for a (fileId, base instant): one above every version present (any write token). */
@@ -85,48 +86,21 @@ export async function appendLog(input: LogAppendInput): Promise<BucketResult> {
   return { stat, inserted: 0, updated: upserts.length, deleted: deletes.length, keys: [] };
 }
 
-const META = ['_hoodie_commit_time', '_hoodie_commit_seqno', '_hoodie_record_key', '_hoodie_partition_path', '_hoodie_file_name'] as const;
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
 /**
- * The data block's records as columns: the meta fields generated as columns (commit time, partition path and
- * file id one value for the block, seqnos numbered in record order, the keys), then each data field's vector.
- * A record's data field of a meta name overrides the generated value, as it did when rows were spread objects.
+ * The data block's records as columns (merge/fresh-columns.ts): seqnos numbered in record order and the keys as
+ * vectors, commit time, partition path and file id as one constant for the block unless some record's data
+ * overrides them, then each data field's vector.
  */
 function logRecordColumns(input: LogAppendInput, upserts: readonly HoodieRecord[]): { batch: ColumnBatch; constants: Record<string, unknown> } {
-  const n = upserts.length;
+  const meta: FreshMeta = { instantTime: input.instantTime, taskId: input.taskId, partitionPath: input.partitionPath, fileName: input.fileId };
   const columns: Record<string, unknown[]> = {};
   const constants: Record<string, unknown> = {};
-  const generated: Record<(typeof META)[number], (i: number) => unknown> = {
-    _hoodie_commit_time: () => input.instantTime,
-    _hoodie_commit_seqno: (i) => `${input.instantTime}_${input.taskId}_${i}`,
-    _hoodie_record_key: (i) => (upserts[i] as HoodieRecord).recordKey,
-    _hoodie_partition_path: () => input.partitionPath,
-    _hoodie_file_name: () => input.fileId,
-  };
-  const isMeta = (name: string): name is (typeof META)[number] => (META as readonly string[]).includes(name);
   for (const { name } of input.schema.fields) {
-    const vector: unknown[] = new Array(n);
-    if (isMeta(name)) {
-      const make = generated[name];
-      if (!upserts.some((r) => hasOwn(r.data, name))) {
-        if (name === '_hoodie_commit_seqno' || name === '_hoodie_record_key') for (let i = 0; i < n; i++) vector[i] = make(i);
-        else constants[name] = make(0);
-      } else for (let i = 0; i < n; i++) {
-        const data = (upserts[i] as HoodieRecord).data;
-        vector[i] = hasOwn(data, name) ? data[name] : make(i);
-      }
-    } else {
-      // A name of Object.prototype's (e.g. "constructor") counts only as an own property, as in a spread object.
-      const inherited = name in Object.prototype;
-      for (let i = 0; i < n; i++) {
-        const data = (upserts[i] as HoodieRecord).data;
-        vector[i] = inherited && !hasOwn(data, name) ? undefined : data[name];
-      }
-    }
-    if (!hasOwn(constants, name)) columns[name] = vector;
+    const constant = freshConstant(name, meta);
+    if (constant !== undefined && !overridesMeta(upserts, name)) constants[name] = constant;
+    else columns[name] = freshColumn(upserts, 0, upserts.length, name, meta, 0);
   }
-  return { batch: { length: n, columns }, constants };
+  return { batch: { length: upserts.length, columns }, constants };
 }
 
 /** A rollback command block (type 0, COMMAND_BLOCK_TYPE "0") targeting `targetInstant`. */
