@@ -61,6 +61,9 @@ export function canMove(): boolean {
   return ctor !== undefined && typeof (ctor.prototype as { move?: unknown }).move === 'function';
 }
 
+/** Bytes per `write()` on a writable stream (see {@link writeHandleBytes}). */
+export const STREAM_CHUNK = 1 << 20;
+
 /**
  * Write `bytes` as the whole content of `handle`, with a sync access handle when `method` asks for one and the
  * context allows it, else a writable stream; returns the method to use from now on (a context that refuses sync
@@ -94,7 +97,8 @@ export async function writeHandleBytes(handle: FileHandle, bytes: Uint8Array, me
   }
   const writable = await handle.createWritable();
   try {
-    await writable.write(bytes as Uint8Array<ArrayBuffer>);
+    // A page's main thread copies what it writes into the stream synchronously: 1 MiB at a time, never a long task.
+    for (let at = 0; at < bytes.length; at += STREAM_CHUNK) await writable.write(bytes.subarray(at, at + STREAM_CHUNK) as Uint8Array<ArrayBuffer>);
     await writable.close();
   } catch (err) {
     await writable.abort().catch(() => undefined);

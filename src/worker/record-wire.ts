@@ -23,11 +23,14 @@ export interface WireRecords {
   mapKeys?: string[];
 }
 
+/** Awaited between records while they are turned into columns (a page's thread yields to its event loop). */
+export type WirePause = () => Promise<void> | undefined;
+
 /**
  * Records (an array, or a map's entries) as columns. A data field that a record lacks (or holds `undefined`)
- * crosses as `undefined` and arrives absent.
+ * crosses as `undefined` and arrives absent. `pause` is called per record and awaited when it returns a promise.
  */
-export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>): WireRecords {
+export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>, pause?: WirePause): Promise<WireRecords> {
   const list = Array.isArray(records) ? (records as readonly HoodieRecord[]) : [...(records as ReadonlyMap<string, HoodieRecord>).values()];
   const count = list.length;
   // Every vector is a packed array (Array.from, then filled in place): structured clone writes a holey one
@@ -44,6 +47,8 @@ export function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<str
   const firstPath = list[0]?.partitionPath;
   let onePath = true;
   for (let i = 0; i < count; i++) {
+    const turn = pause?.();
+    if (turn !== undefined) await turn;
     const r = list[i] as HoodieRecord;
     keys[i] = r.recordKey;
     paths[i] = r.partitionPath;
@@ -111,9 +116,9 @@ export function recordMapFromWire(wire: WireRecords): Map<string, HoodieRecord> 
 /** A merge spec as it crosses to a worker: its records as columns, microsecond timestamps as markers. */
 export type WireMergeSpec = Omit<MergeFileGroupSpec, 'updates' | 'inserts'> & { updates: WireRecords; inserts: WireRecords };
 
-/** `spec` for a worker (see {@link WireMergeSpec}). */
-export function mergeSpecToWire(spec: MergeFileGroupSpec): WireMergeSpec {
-  const wire = { ...spec, updates: recordsToWire(spec.updates), inserts: recordsToWire(spec.inserts) };
+/** `spec` for a worker (see {@link WireMergeSpec}); `pause` as in {@link recordsToWire}. */
+export async function mergeSpecToWire(spec: MergeFileGroupSpec, pause?: WirePause): Promise<WireMergeSpec> {
+  const wire = { ...spec, updates: await recordsToWire(spec.updates, pause), inserts: await recordsToWire(spec.inserts, pause) };
   // Microsecond timestamps cross as markers: a cloned MicrosDate would arrive without its microseconds.
   return microsToWire(wire, spec.schema);
 }

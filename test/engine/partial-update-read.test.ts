@@ -109,7 +109,7 @@ describe('v9 MOR (sample_table/mor/avro/v9_txns_simple_nometa): partial blocks o
     const completed = (await storage.list(config.timelinePath)).map((f) => f.path.split('/').pop() as string).filter((n) => /^\d+_\d+\.(deltacommit|commit|replacecommit)$/.test(n)).map((n) => n.slice(0, 17));
     const api = createWorkerApi({ kernels: 'js' });
     const result = await api.compactFileSlice({
-      ...mergeSpecToWire({ instantTime: instant, taskId: 0, partitionPath: PART, fileName, basePath, updates: new Map(), inserts: [],
+      ...await mergeSpecToWire({ instantTime: instant, taskId: 0, partitionPath: PART, fileName, basePath, updates: new Map(), inserts: [],
         schema, mergeMode: config.recordMergeMode, ...spec, writer: {}, collectKeys: false }),
       base: (await storage.read(basePath)).slice().buffer,
       logs: await Promise.all(logs.map(async (path) => ({ path, bytes: (await storage.read(path)).slice().buffer }))),

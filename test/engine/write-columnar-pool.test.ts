@@ -51,7 +51,7 @@ describe("Node's default worker pool", () => {
     expect(info).toBeDefined();
     expect(w.log.started).toBe(0);
     const spec = mergeSpec(schema, [], insertRecords(20));
-    await pool.run('mergeFileGroup', mergeSpecToWire(spec));
+    await pool.run('mergeFileGroup', await mergeSpecToWire(spec));
     expect(w.log.started).toBe(1);
     await pool.close();
   });

@@ -150,7 +150,7 @@ describe('columnar copy-on-write merge', () => {
   it('the worker gives the inline bytes', async () => {
     const c = cases()[0] as Case;
     const inline = await mergeFileGroupRows(spec(c), bufferFromBytes(c.base as Uint8Array));
-    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...mergeSpecToWire(spec(c)), base: (c.base as Uint8Array).slice().buffer });
+    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...await mergeSpecToWire(spec(c)), base: (c.base as Uint8Array).slice().buffer });
     expect(new Uint8Array(fromWorker.bytes)).toEqual(inline.bytes);
   });
 });

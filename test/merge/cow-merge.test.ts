@@ -72,7 +72,7 @@ describe('mergeFileGroupRows', () => {
 
   it('the worker implementation returns the same bytes as the inline call', async () => {
     const inline = await mergeFileGroupRows(spec(), bufferFromBytes(base));
-    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...mergeSpecToWire(spec()), base: base.slice().buffer });
+    const fromWorker = await createWorkerApi({ kernels: 'js' }).mergeFileGroup({ ...await mergeSpecToWire(spec()), base: base.slice().buffer });
     expect(new Uint8Array(fromWorker.bytes)).toEqual(inline.bytes);
     expect(fromWorker.keys).toEqual(inline.keys);
   });

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storageError } from '../../src/storage/dom-errors.js';
 import { opfsStorage, type OpfsStorage } from '../../src/storage/opfs.js';
+import { STREAM_CHUNK } from '../../src/storage/opfs-handles.js';
 import { createProbe, pause, probeDuringWrite, replaceProbe, writeEveryWay, type WriteGate } from './atomic-writes.js';
 import { defineStorageContract, lakeletError, patternBytes } from './contract.js';
 import type { WorkerReply, WorkerRequest } from './opfs-worker.js';
@@ -120,6 +121,24 @@ describe('opfsStorage in the page', () => {
     expect(s.writeMethod).toBe('writable-stream');
     expect(opfsStorage('/x/y/').label).toBe('opfs:x/y');
     expect(opfsStorage('x', { label: 'mine' }).label).toBe('mine');
+  });
+
+  it('a large file goes into the stream 1 MiB at a time (no long main-thread copy), and reads back whole', async () => {
+    const proto = (globalThis as unknown as { FileSystemWritableFileStream: { prototype: { write: (data: unknown) => Promise<void> } } }).FileSystemWritableFileStream.prototype;
+    const original = proto.write;
+    const sizes: number[] = [];
+    proto.write = function (this: unknown, data: unknown) {
+      sizes.push(ArrayBuffer.isView(data) ? data.byteLength : -1);
+      return original.call(this, data);
+    };
+    try {
+      const bytes = patternBytes(2 * STREAM_CHUNK + STREAM_CHUNK / 2 + 7);
+      await s.write('big/file.parquet', bytes);
+      expect(sizes).toEqual([STREAM_CHUNK, STREAM_CHUNK, STREAM_CHUNK / 2 + 7]);
+      expect(await s.read('big/file.parquet')).toEqual(bytes);
+    } finally {
+      proto.write = original;
+    }
   });
 
   it('rejects an invalid folder path', () => {

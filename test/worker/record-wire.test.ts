@@ -28,37 +28,47 @@ function mixed(): HoodieRecord[] {
 }
 
 describe('records as columns', () => {
-  it('arrive equal to what was sent, after a structured clone', () => {
+  it('arrive equal to what was sent, after a structured clone', async () => {
     const records = mixed();
-    const wire = structuredClone(recordsToWire(records));
+    const wire = structuredClone(await recordsToWire(records));
     expect(recordsFromWire(wire)).toEqual(records.map(defined));
     // absent, not undefined-valued: the rebuilt record has no key for a field it lacked
     expect(Object.keys((recordsFromWire(wire)[2] as HoodieRecord).data)).toEqual(['a', 'b', 'd']);
   });
 
-  it('cross as one vector per field, one partition path when all share it', () => {
+  it('cross as one vector per field, one partition path when all share it', async () => {
     const same = mixed().map((r) => ({ ...r, partitionPath: 'p=1' }));
-    const wire = recordsToWire(same);
+    const wire = await recordsToWire(same);
     expect(wire.count).toBe(7);
     expect(wire.partitionPaths).toBe('p=1');
     expect(wire.fields).toEqual(['a', 'b', 'c', 'd', '_hoodie_commit_time', 'when', 'tags']);
     expect(wire.data[0]).toEqual([1, 2, 3, 4, 5, undefined, 7]);
     expect(Array.from(wire.orderingCounts)).toEqual([1, 1, 1, 1, 2, 0, 1]);
-    expect(Array.isArray(recordsToWire(mixed()).partitionPaths)).toBe(true);
-    expect(recordsFromWire(recordsToWire([]))).toEqual([]);
+    expect(Array.isArray((await recordsToWire(mixed())).partitionPaths)).toBe(true);
+    expect(recordsFromWire(await recordsToWire([]))).toEqual([]);
   });
 
-  it('a map of records keeps its keys, also when they are not the record keys', () => {
+  it('awaits the pause between records (a page yields while a large batch becomes columns)', async () => {
+    const records = Array.from({ length: 50 }, (_, i) => record(i, { a: i }));
+    let calls = 0;
+    let turns = 0;
+    const wire = await recordsToWire(records, () => (++calls % 10 === 0 ? Promise.resolve().then(() => { turns++; }) : undefined));
+    expect(calls).toBe(50);
+    expect(turns).toBe(5);
+    expect(recordsFromWire(wire)).toEqual(records);
+  });
+
+  it('a map of records keeps its keys, also when they are not the record keys', async () => {
     const records = mixed();
     const byKey = new Map(records.map((r) => [r.recordKey, r]));
-    const wire = structuredClone(recordsToWire(byKey));
+    const wire = structuredClone(await recordsToWire(byKey));
     expect(wire.mapKeys).toBeUndefined();
     expect([...recordMapFromWire(wire)]).toEqual([...byKey].map(([k, r]) => [k, defined(r)]));
     const renamed = new Map(records.map((r, i) => [`other-${i}`, r]));
-    expect([...recordMapFromWire(structuredClone(recordsToWire(renamed)))]).toEqual([...renamed].map(([k, r]) => [k, defined(r)]));
+    expect([...recordMapFromWire(structuredClone(await recordsToWire(renamed)))]).toEqual([...renamed].map(([k, r]) => [k, defined(r)]));
   });
 
-  it('a merge spec keeps microsecond timestamps in data and ordering values', () => {
+  it('a merge spec keeps microsecond timestamps in data and ordering values', async () => {
     const schema = { type: 'record' as const, name: 'r', fields: [{ name: 't', type: { type: 'long' as const, logicalType: 'timestamp-micros' } }] };
     const t = new MicrosDate(1_700_000_000_123_456n);
     const spec = {
@@ -67,7 +77,7 @@ describe('records as columns', () => {
       updates: new Map([['a', record(0, { t }, { recordKey: 'a', ordering: [t] })]]),
       inserts: [record(1, { t }, { ordering: [t] })],
     } as unknown as MergeFileGroupSpec;
-    const back = mergeSpecFromWire(structuredClone(mergeSpecToWire(spec)));
+    const back = mergeSpecFromWire(structuredClone(await mergeSpecToWire(spec)));
     const update = back.updates.get('a') as HoodieRecord;
     expect(update.data.t).toBeInstanceOf(MicrosDate);
     expect((update.data.t as MicrosDate).micros).toBe(t.micros);

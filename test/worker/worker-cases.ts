@@ -106,7 +106,7 @@ export async function expectCompactMatches(pool: WorkerPool, inline: WorkerPool)
     base: (await storage.read(basePath)).slice().buffer as ArrayBuffer,
     logs: await Promise.all(slice.logFiles.map(async (l) => ({ path: l.path, bytes: (await storage.read(l.path)).slice().buffer as ArrayBuffer }))),
     visibility: wireLogVisibility(state.timeline, undefined), merge,
-    ...mergeSpecToWire({
+    ...await mergeSpecToWire({
       instantTime: '20990101000000000', taskId: 1, partitionPath: slice.partitionPath, fileName, basePath,
       updates: new Map(), inserts: [], schema: tableSchema, mergeMode: merge.mode, orderingFields: merge.orderingFields,
       orderingKinds: merge.orderingKinds, writer: { codec: 'SNAPPY' as const, rowGroupRows: 100 }, collectKeys: true,
@@ -137,7 +137,7 @@ export async function mergeOnce(pool: WorkerPool): Promise<WorkerResult<'mergeFi
     const r = row(j);
     return { recordKey: r.id, partitionPath: r.part, data: { ...r }, ordering: [r.ts], isDelete: false, index: j };
   });
-  return pool.run('mergeFileGroup', mergeSpecToWire({
+  return pool.run('mergeFileGroup', await mergeSpecToWire({
     instantTime: '20240102000000000', taskId: 1, partitionPath: 'p0', fileName: 'f2_1-0-0_20240102000000000.parquet',
     updates: new Map(), inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
     orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'SNAPPY' as const }, collectKeys: false,
@@ -155,17 +155,17 @@ export async function expectMergeMatches(pool: WorkerPool, inline: WorkerPool): 
     const r = row(8000 + j);
     return { recordKey: r.id, partitionPath: r.part, data: { ...r }, ordering: [r.ts], isDelete: false, index: j };
   });
-  const request = () => ({
+  const request = async () => ({
     base: base.slice(0),
-    ...mergeSpecToWire({
+    ...await mergeSpecToWire({
       instantTime: '20240102000000000', taskId: 3, partitionPath: 'p0', fileName: 'f1_3-0-0_20240102000000000.parquet',
       basePath: 'p0/f1.parquet', updates, inserts, schema, mergeMode: 'EVENT_TIME_ORDERING' as const, orderingFields: ['ts'],
       orderingKinds: [{ kind: 'bigint' as const, scale: 0 }], writer: { codec: 'GZIP' as const, rowGroupRows: 400 }, collectKeys: true,
     }),
   });
-  const first = request();
+  const first = await request();
   const a = await pool.run('mergeFileGroup', first, [first.base]);
-  const b = await inline.run('mergeFileGroup', request());
+  const b = await inline.run('mergeFileGroup', await request());
   expect({ ...a, bytes: undefined }).toEqual({ ...b, bytes: undefined });
   expect(new Uint8Array(a.bytes)).toEqual(new Uint8Array(b.bytes));
   expect(a.inserted).toBe(50);

@@ -10,6 +10,7 @@ import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer, type MergeFileGroupResult } from '../../worker/worker-api.js';
 import { mergeSpecToWire } from '../../worker/record-wire.js';
+import { yielder } from '../yield.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from '../../merge/cow-merge.js';
 import type { RecordMergerOptions } from '../../merge/record-merger.js';
 import { compactSlice, type SliceLogFile, type WireLogVisibility } from '../../merge/slice-merge.js';
@@ -58,16 +59,19 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
     const bytes = base ? ownBuffer(await storage.read(base.path)) : undefined;
     if (slice) {
       const logs = slice.logs.map((l) => ({ path: l.path, bytes: ownBuffer(l.bytes) }));
-      const request = { ...mergeSpecToWire(spec), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
+      const request = { ...(await mergeSpecToWire(spec, yielder(WIRE_YIELD_EVERY))), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
       return mergedFromWorker(await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]));
     }
     // The records cross as columns (worker/record-wire.ts), far cheaper to clone than one object per record.
-    return mergedFromWorker(await pool.run('mergeFileGroup', { ...mergeSpecToWire(spec), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []));
+    return mergedFromWorker(await pool.run('mergeFileGroup', { ...(await mergeSpecToWire(spec, yielder(WIRE_YIELD_EVERY))), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []));
   }
   const file = base ? await storageBuffer(storage, base.path, base.size || undefined) : undefined;
   if (slice) return compactSlice(spec, file, slice.logs, slice.visibility, slice.merge, compressors);
   return mergeFileGroupRows(spec, file, compressors);
 }
+
+/** Records turned into columns for a worker between two turns of the event loop (a page stays responsive). */
+const WIRE_YIELD_EVERY = 4096;
 
 /** A worker's merge result as the inline merge returns it (the kernels it ran on stay behind). */
 function mergedFromWorker<R extends MergeFileGroupResult>(r: R): Omit<R, 'bytes' | 'kernels'> & { bytes: Uint8Array } {
