@@ -1,7 +1,7 @@
 // Dedupe of a write's records (DESIGN.md §3 step 3, Hudi's combineBeforeUpsert): one record per key (per
 // partition and key, or per key alone under a global index), the greatest ordering value winning, ties to the
 // later record. Large batches with one numeric ordering field run on the `dedupeKeepMax` kernel.
-import type { Kernels, OrderingValues } from '../kernels/kernels.js';
+import type { Kernels, OrderingValues, PackedKeys } from '../kernels/kernels.js';
 import { packKeys } from '../kernels/kernels.js';
 import { preciseMillis, type OrderingKind } from '../schema/compare.js';
 import type { HoodieRecord } from './hoodie-record.js';
@@ -54,10 +54,34 @@ export function dedupeJs(records: readonly HoodieRecord[], global: boolean, orde
   return out;
 }
 
+/**
+ * {@link dedupeRecords} for a thread that must stay responsive: the kernel path's stages (ordering values, keys,
+ * packing through `pack`, e.g. in chunks) are separated by `turn()`, an event-loop turn. Same result.
+ */
+export async function dedupeRecordsInTurns(records: readonly HoodieRecord[], global: boolean, orderingKinds: readonly OrderingKind[], kernels: Kernels | undefined, pack: (keys: readonly string[]) => Promise<PackedKeys>, turn: () => Promise<void>): Promise<HoodieRecord[]> {
+  if (kernels && records.length >= DEDUPE_KERNEL_MIN_RECORDS) {
+    const values = orderingValues(records, orderingKinds);
+    await turn();
+    const keys = values && kernelKeys(records, global);
+    if (values && keys) {
+      await turn();
+      const packed = await pack(keys);
+      return keptRecords(records, kernels.dedupeKeepMax(packed, values));
+    }
+  }
+  return dedupeJs(records, global, orderingKinds);
+}
+
 /** The kernel path, or undefined when the batch does not fit it (the caller then takes the JS path). */
 function dedupeWithKernel(records: readonly HoodieRecord[], global: boolean, kinds: readonly OrderingKind[], kernels: Kernels): HoodieRecord[] | undefined {
   const values = orderingValues(records, kinds);
-  if (!values) return undefined;
+  const keys = values && kernelKeys(records, global);
+  if (!values || !keys) return undefined;
+  return keptRecords(records, kernels.dedupeKeepMax(packKeys(keys), values));
+}
+
+/** The dedupe keys the kernel compares, or undefined when one holds a lone surrogate. */
+function kernelKeys(records: readonly HoodieRecord[], global: boolean): string[] | undefined {
   const keys: string[] = new Array(records.length);
   for (let i = 0; i < records.length; i++) {
     const key = dedupeKey(records[i] as HoodieRecord, global);
@@ -65,9 +89,10 @@ function dedupeWithKernel(records: readonly HoodieRecord[], global: boolean, kin
     if (ANY_SURROGATE.test(key) && LONE_SURROGATE.test(key)) return undefined;
     keys[i] = key;
   }
-  const kept = kernels.dedupeKeepMax(packKeys(keys), values);
-  return Array.from(kept, (i) => records[i] as HoodieRecord);
+  return keys;
 }
+
+const keptRecords = (records: readonly HoodieRecord[], kept: ArrayLike<number>): HoodieRecord[] => Array.from(kept, (i) => records[i] as HoodieRecord);
 
 /**
  * The single ordering value of each record as the kernel compares it (IEEE `<`, ties and NaN to the later

@@ -19,15 +19,13 @@ export interface WireRecords {
   orderingCounts: Uint16Array;
   isDelete: Uint8Array;
   index: Float64Array;
-  /** The keys the records were filed under, when any differs from its record key (a map of updates). */
-  mapKeys?: string[];
 }
 
 /** Awaited between records while they are turned into columns (a page's thread yields to its event loop). */
 export type WirePause = () => Promise<void> | undefined;
 
 /**
- * Records (an array, or a map's entries) as columns. A data field that a record lacks (or holds `undefined`)
+ * Records (an array, or a map's values: a merge's updates are keyed by record key) as columns. A data field that a record lacks (or holds `undefined`)
  * crosses as `undefined` and arrives absent. `pause` is called per record and awaited when it returns a promise.
  */
 export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>, pause?: WirePause): Promise<WireRecords> {
@@ -73,12 +71,7 @@ export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyM
     isDelete[i] = r.isDelete ? 1 : 0;
     index[i] = r.index;
   }
-  const wire: WireRecords = { count, keys, partitionPaths: onePath && firstPath !== undefined ? firstPath : paths, fields, data, ordering, orderingCounts, isDelete, index };
-  if (!Array.isArray(records)) {
-    const mapKeys = [...(records as ReadonlyMap<string, HoodieRecord>).keys()];
-    if (mapKeys.some((k, i) => k !== keys[i])) wire.mapKeys = mapKeys;
-  }
-  return wire;
+  return { count, keys, partitionPaths: onePath && firstPath !== undefined ? firstPath : paths, fields, data, ordering, orderingCounts, isDelete, index };
 }
 
 /** The records {@link recordsToWire} sent, rebuilt (data objects with their fields in the sent order). */
@@ -106,11 +99,9 @@ export function recordsFromWire(wire: WireRecords): HoodieRecord[] {
   return out;
 }
 
-/** A map of records {@link recordsToWire} sent, rebuilt under its keys. */
+/** A map of records {@link recordsToWire} sent, rebuilt by record key (how a merge's updates are keyed). */
 export function recordMapFromWire(wire: WireRecords): Map<string, HoodieRecord> {
-  const records = recordsFromWire(wire);
-  const keys = wire.mapKeys ?? wire.keys;
-  return new Map(records.map((r, i) => [keys[i] as string, r]));
+  return new Map(recordsFromWire(wire).map((r) => [r.recordKey, r]));
 }
 
 /** A merge spec as it crosses to a worker: its records as columns, microsecond timestamps as markers. */

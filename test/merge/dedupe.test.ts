@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mainThreadKernels } from '../../src/engine/kernels.js';
-import type { Kernels } from '../../src/kernels/kernels.js';
+import { packKeys, type Kernels } from '../../src/kernels/kernels.js';
 import { instantiateKernels } from '../../src/kernels/wasm-kernels.js';
-import { dedupeJs, dedupeRecords, DEDUPE_KERNEL_MIN_RECORDS } from '../../src/merge/dedupe.js';
+import { dedupeJs, dedupeRecords, dedupeRecordsInTurns, DEDUPE_KERNEL_MIN_RECORDS } from '../../src/merge/dedupe.js';
 import type { HoodieRecord } from '../../src/merge/hoodie-record.js';
 import { compareValues, type OrderingKind } from '../../src/schema/compare.js';
 import { MicrosDate } from '../../src/schema/timestamp-micros.js';
@@ -100,6 +100,25 @@ describe('dedupeRecords', () => {
     dedupeRecords(batch(new Random(3), 50, KINDS.string!.value, false, true), false, KINDS.string!.kinds, counting, 0);
     dedupeRecords([rec(0, 'a', '', [1, 2]), rec(1, 'a', '', [1, 1])], false, [{ kind: 'number', scale: 0 }, { kind: 'number', scale: 0 }], counting, 0);
     expect(calls).toHaveLength(1);
+  });
+
+  it('in turns: the same records as the one-go dedupe, packing through the given packer between event-loop turns', async () => {
+    const large = batch(new Random(4), DEDUPE_KERNEL_MIN_RECORDS + 100, KINDS.number!.value, true, true);
+    let turns = 0;
+    let packed = 0;
+    const turn = async (): Promise<void> => { turns++; };
+    const pack = async (keys: readonly string[]) => { packed += keys.length; return packKeys(keys); };
+    const kept = await dedupeRecordsInTurns(large, false, KINDS.number!.kinds, impls.wasm, pack, turn);
+    expect(ids(kept)).toEqual(oracle(large, false, KINDS.number!.kinds));
+    expect(ids(kept)).toEqual(ids(dedupeRecords(large, false, KINDS.number!.kinds, impls.wasm)));
+    expect(packed).toBe(large.length);
+    expect(turns).toBeGreaterThanOrEqual(2);
+    // below the threshold, without kernels, or with lone surrogates: the JS path, nothing packed
+    packed = 0;
+    const small = batch(new Random(5), 100, KINDS.number!.value, true, true);
+    expect(ids(await dedupeRecordsInTurns(small, true, KINDS.number!.kinds, impls.wasm, pack, turn))).toEqual(oracle(small, true, KINDS.number!.kinds));
+    expect(ids(await dedupeRecordsInTurns(large, true, KINDS.number!.kinds, undefined, pack, turn))).toEqual(oracle(large, true, KINDS.number!.kinds));
+    expect(packed).toBe(0);
   });
 
   it('keys that differ only in lone surrogates stay apart (UTF-8 packing would merge them: the JS path runs)', () => {

@@ -12,7 +12,8 @@ import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer } from '../../worker/worker-api.js';
 import { storageBuffer } from '../../storage/async-buffer.js';
 import { mainThreadKernels } from '../kernels.js';
-import { yieldToEventLoop, yielder } from '../yield.js';
+import { yielder } from '../yield.js';
+import { packKeysInChunks } from '../pack-keys.js';
 import { readBaseFileKeys, sliceKeyReaderFor, tagWith, type Index, type SliceKeyReader } from './tag.js';
 
 /** A key to look up. */
@@ -165,25 +166,3 @@ async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted:
   return out;
 }
 
-/** packKeys in chunks with event-loop turns between them (a partition may hold a whole batch of keys). */
-export async function packKeysInChunks(list: readonly string[], chunk = 5000): Promise<{ bytes: Uint8Array; offsets: Uint32Array }> {
-  if (list.length <= chunk) return packKeys(list);
-  const parts: { bytes: Uint8Array; offsets: Uint32Array }[] = [];
-  for (let i = 0; i < list.length; i += chunk) {
-    parts.push(packKeys(list.slice(i, i + chunk)));
-    await yieldToEventLoop();
-  }
-  const total = parts.reduce((n, p) => n + (p.offsets[p.offsets.length - 1] ?? 0), 0);
-  const bytes = new Uint8Array(total);
-  const offsets = new Uint32Array(list.length + 1);
-  let at = 0;
-  let k = 0;
-  for (const p of parts) {
-    const used = p.offsets[p.offsets.length - 1] ?? 0;
-    bytes.set(p.bytes.subarray(0, used), at);
-    for (let j = 0; j < p.offsets.length - 1; j++) offsets[k++] = at + (p.offsets[j] as number);
-    at += used;
-  }
-  offsets[k] = at;
-  return { bytes, offsets };
-}

@@ -9,12 +9,13 @@ import type { KeyGenerator } from '../../keygen/key-generator.js';
 import type { HoodieRecord } from '../../merge/hoodie-record.js';
 import type { TableConfig } from '../../config/table-config.js';
 import { isGlobalIndex } from '../../index/index-type.js';
-import { DEDUPE_KERNEL_MIN_RECORDS, dedupeRecords } from '../../merge/dedupe.js';
+import { DEDUPE_KERNEL_MIN_RECORDS, dedupeRecordsInTurns } from '../../merge/dedupe.js';
 import { orderingSpec } from '../../merge/ordering.js';
 import type { OrderingKind } from '../../schema/compare.js';
 import { mainThreadKernels } from '../kernels.js';
 import type { TableState } from '../table-state.js';
-import { yielder } from '../yield.js';
+import { yielder, yieldToEventLoop } from '../yield.js';
+import { packKeysInChunks } from '../pack-keys.js';
 import type { WriteOperation } from './operation.js';
 import type { ResolvedWriteOptions } from './write-options.js';
 import { prepareSchema } from './write-schema.js';
@@ -143,7 +144,8 @@ export async function prepareRecords(state: TableState, request: RecordsRequest,
 export async function dedupeWriteRecords(records: HoodieRecord[], merge: WriteMerge, options: Pick<ResolvedWriteOptions, 'kernels'>): Promise<HoodieRecord[]> {
   // Kernels are loaded only for a batch large enough to use them.
   const kernels = records.length >= DEDUPE_KERNEL_MIN_RECORDS ? await mainThreadKernels(options.kernels) : undefined;
-  return dedupeRecords(records, merge.global, merge.orderingKinds, kernels);
+  // In turns: a large batch's keys are packed in chunks, with event-loop turns between the kernel path's stages.
+  return dedupeRecordsInTurns(records, merge.global, merge.orderingKinds, kernels, packKeysInChunks, yieldToEventLoop);
 }
 
 function deleteByKey(key: string, index: number): HoodieRecord {

@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { mainThreadKernels } from '../../../src/engine/kernels.js';
 import { TableState } from '../../../src/engine/table-state.js';
-import { packKeysInChunks, tagLocations } from '../../../src/engine/write/base-file-index.js';
+import { tagLocations } from '../../../src/engine/write/base-file-index.js';
+import { packKeysInChunks } from '../../../src/engine/pack-keys.js';
 import { readBaseFileKeys } from '../../../src/engine/write/tag.js';
 import type { FileSlice } from '../../../src/file-group/file-slice.js';
 import { BLOOM_KERNEL_MIN_KEYS } from '../../../src/index/bloom-index.js';
