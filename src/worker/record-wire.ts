@@ -25,8 +25,9 @@ export interface WireRecords {
 export type WirePause = () => Promise<void> | undefined;
 
 /**
- * Records (an array, or a map's values: a merge's updates are keyed by record key) as columns. A data field that a record lacks (or holds `undefined`)
- * crosses as `undefined` and arrives absent. `pause` is called per record and awaited when it returns a promise.
+ * Records (an array, or a map's values: a merge's updates are keyed by record key) as columns. A data field
+ * that a record lacks (or holds `undefined`) crosses as `undefined` and arrives absent. `pause` is called per
+ * record and awaited when it returns a promise.
  */
 export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>, pause?: WirePause): Promise<WireRecords> {
   const list = Array.isArray(records) ? (records as readonly HoodieRecord[]) : [...(records as ReadonlyMap<string, HoodieRecord>).values()];
