@@ -2,7 +2,8 @@
 // Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
 import { readHudiFooter } from '../format/parquet/hudi-footer.js';
 import { bloomCandidates } from '../index/bloom-index.js';
-import { bufferFromBytes, readParquetFooter, readParquetRows } from '../format/parquet/read.js';
+import { bufferFromBytes, readParquetFooter } from '../format/parquet/read.js';
+import { readParquetColumns } from '../format/parquet/read-columns.js';
 import { mergeFileGroupRows } from '../merge/cow-merge.js';
 import { compactSlice } from '../merge/slice-merge.js';
 import type { Kernels } from '../kernels/kernels.js';
@@ -67,9 +68,9 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       }
       let matched = candidates;
       if (req.exact && candidates.length > 0) {
-        const rows = await readParquetRows(file, footer, req.path, { columns: ['_hoodie_record_key'] });
-        const present = new Set<string>();
-        for (const r of rows) present.add(String(r._hoodie_record_key));
+        // The file's keys as one column vector, no row object per key.
+        const stored = (await readParquetColumns(file, footer, req.path, { columns: ['_hoodie_record_key'] })).columns._hoodie_record_key ?? [];
+        const present = new Set(Array.from(stored, String));
         matched = candidates.filter((i) => present.has(keys[i] as string));
       } else if (req.exact) {
         matched = [];
