@@ -3,13 +3,10 @@
 // column, with no row object per record. Base files (merge/take.ts, merge/cow-merge.ts) and log data blocks
 // (engine/write/append-handle.ts) are built from them.
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
+import { META_FIELDS } from '../schema/table-schema.js';
 import type { HoodieRecord } from './hoodie-record.js';
 
-export const COMMIT_TIME = '_hoodie_commit_time';
-export const COMMIT_SEQNO = '_hoodie_commit_seqno';
-export const RECORD_KEY = '_hoodie_record_key';
-export const PARTITION_PATH = '_hoodie_partition_path';
-export const FILE_NAME = '_hoodie_file_name';
+export const [COMMIT_TIME, COMMIT_SEQNO, RECORD_KEY, PARTITION_PATH, FILE_NAME] = META_FIELDS;
 
 /** The meta values a write gives its fresh rows. */
 export interface FreshMeta {
