@@ -4,9 +4,8 @@
 // finished first), compaction (schedule, then run every pending plan) and disabling the metadata table.
 import { withTableWriteLock } from '../engine/commit/write-lock.js';
 import type { EngineContext } from '../engine/context.js';
-import { runPendingCompactions, scheduleCompaction, type CompactionResult } from '../engine/services/compaction.js';
+import { scheduleCompaction, type CompactionResult } from '../engine/services/compaction.js';
 import { finishPendingRestores } from '../engine/services/restore-pending.js';
-import { rollbackLatestWrite } from '../engine/services/rollback-latest.js';
 import type { RollbackResult } from '../engine/services/rollback.js';
 import { checkTableMaintainable, disableMetadataTable, type DisableMetadataTableResult, type MaintenanceOperation } from '../engine/table-support.js';
 import { resolveWriteOptions, type WriteOptions } from '../engine/write/write-options.js';
@@ -36,7 +35,7 @@ export function rollbackTable(ctx: EngineContext, instant: string | Instant | un
     if ((await finishPendingRestores(await ctx.snapshot())).length > 0) await ctx.reload();
     const { force, ...timing } = options;
     const { clock, heartbeatTimeoutMs } = resolveWriteOptions(ctx.defaults, timing);
-    return rollbackLatestWrite(ctx, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
+    return (await import('../engine/services/rollback-latest.js')).rollbackLatestWrite(ctx, typeof instant === 'object' ? instant.requestedTime : instant, { clock, heartbeatTimeoutMs, force: force === true });
   });
 }
 
@@ -46,7 +45,7 @@ export async function compactTable(ctx: EngineContext, options: WriteOptions & {
   try {
     return await runTableService(ctx, 'compact', async (ctx) => {
       await scheduleCompaction(ctx, resolved.compaction, options.force ?? true, { ...resolved, whenWritesPending: 'conflict' });
-      return runPendingCompactions(ctx, resolved);
+      return (await import('../engine/services/compaction-run.js')).runPendingCompactions(ctx, resolved);
     });
   } finally {
     await release();

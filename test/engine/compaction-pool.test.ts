@@ -3,7 +3,8 @@
 // bytes as after an inline run.
 import { describe, expect, test } from 'vitest';
 import { engineContext } from '../../src/engine/context.js';
-import { runCompaction, scheduleCompaction, type CompactionRunOptions } from '../../src/engine/services/compaction.js';
+import { scheduleCompaction, type CompactionRunOptions } from '../../src/engine/services/compaction.js';
+import { runCompaction } from '../../src/engine/services/compaction-run.js';
 import { createTable, memoryStorage, openTable, type Storage } from '../../src/index.js';
 import type { WorkerPool } from '../../src/worker/pool.js';
 import type { CompactFileSliceRequest, WorkerApi, WorkerMethod } from '../../src/worker/worker-api.js';

@@ -3,7 +3,8 @@
 // gets CONFLICT and leaves no trace; no committed update is lost. Driven by pausing storage, default
 // heartbeat timeout, manual clock.
 import { describe, expect, test } from 'vitest';
-import { runCompaction, scheduleCompaction } from '../../src/engine/services/compaction.js';
+import { scheduleCompaction } from '../../src/engine/services/compaction.js';
+import { runCompaction } from '../../src/engine/services/compaction-run.js';
 import { createTable, LakeletError, memoryStorage, Table, type Storage } from '../../src/index.js';
 import { manualClock } from '../../src/engine/clock.js';
 import { call, pausingStorage, type CallMatch, type Phase } from '../helpers/pausing-storage.js';

@@ -2,7 +2,8 @@
 // records keep their commit times; the plan and the commit look as Hudi writes them; plans take committed
 // logs only, and a plan whose inputs are gone is never a wedge (D3).
 import { describe, expect, test } from 'vitest';
-import { scheduleCompaction, runCompaction } from '../../src/engine/services/compaction.js';
+import { scheduleCompaction } from '../../src/engine/services/compaction.js';
+import { runCompaction } from '../../src/engine/services/compaction-run.js';
 import { logFileName } from '../../src/file-group/file-names.js';
 import { parseCompactionPlan, serializeCompactionPlan } from '../../src/timeline/compaction-plan.js';
 import { createTable, LakeletError, memoryStorage, openTable, type Storage, type Table } from '../../src/index.js';

@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { LakeletError, memoryStorage, openTable, validateTable, type Storage } from '../../src/index.js';
 import { failure } from '../helpers/expect-error.js';
 import { engineContext } from '../../src/engine/context.js';
-import { runCompaction, scheduleCompaction } from '../../src/engine/services/compaction.js';
+import { scheduleCompaction } from '../../src/engine/services/compaction.js';
+import { runCompaction } from '../../src/engine/services/compaction-run.js';
 import { replicate, type ReplicateResult } from '../../src/replication/replicate.js';
 import { completedFiles, makeTable, QUIET, replicatedTree, row, snapshotRows, storeRows, treeDifferences, type Shape } from './replicate-helpers.js';
 

@@ -5,8 +5,8 @@ import { LakeletError, isLakeletError } from '../../errors.js';
 import { fileGroupKey } from '../../file-group/file-slice.js';
 import type { Storage } from '../../storage/storage.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
-import { markerDir, parseMarkerPath, timelineFilePath } from '../../layout.js';
-import { compareInstantTimes, type Action } from '../../timeline/instant.js';
+import { baseName, HEARTBEAT_DIR, markerDir, MARKERS_DIR, parseMarkerPath, timelineFilePath } from '../../layout.js';
+import type { Action } from '../../timeline/instant.js';
 import { parseInstantTime } from '../../timeline/instant-time.js';
 import type { TableState } from '../table-state.js';
 import { loadTimeline } from '../table-state.js';
@@ -196,4 +196,17 @@ export async function markedFiles(storage: Storage, instantTime: string): Promis
     if (path.length > 0) out.push(path);
   }
   return out;
+}
+
+/** Heartbeats of writes no longer pending and markers of completed writes: what writes that crashed after completing left. */
+export async function sweepWriteLeftovers(state: TableState): Promise<void> {
+  const { storage } = state;
+  for (const hb of await storage.list(HEARTBEAT_DIR)) {
+    const instant = baseName(hb.path);
+    if (hb.kind === 'file' && !state.timeline.pending().some((i) => i.requestedTime === instant)) await storage.delete(hb.path);
+  }
+  for (const dir of await storage.list(MARKERS_DIR)) {
+    const instant = baseName(dir.path);
+    if (dir.kind === 'directory' && state.timeline.completedAt(instant)) await deleteMarkers(storage, instant);
+  }
 }

@@ -4,7 +4,6 @@
 // clean also removes orphan files (engine/orphan-files.ts): crashed writes' temp files, aborted writes' files.
 // On a table with a metadata table, the clean's MDT deltacommit (services/metadata-sync.ts) completes first,
 // under the commit lock.
-import { LakeletError } from '../../errors.js';
 import { baseName, instantFilePath, partitionMetadataPath } from '../../layout.js';
 import type { ReplaceRecord } from '../../file-group/file-system-view.js';
 import { planClean, type CleanPlanOptions, type CleanPlanResult, type PendingCompactionSlice } from '../../plan/clean-plan.js';

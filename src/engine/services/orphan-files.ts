@@ -1,7 +1,7 @@
 // Orphan files: temp files of writes that crashed before publishing (`<name>.lakelet-tmp-*`), and data files
 // and markers of writes that were aborted or rolled back while their writer kept going. `planOrphanFiles`
 // decides (pure); `removeOrphanFiles` lists, loads the timeline and deletes. The cleaner calls it.
-import { joinPath, TEMP_FILE_MARKER, type FileInfo, type Storage } from '../../storage/storage.js';
+import { joinPath, TEMP_FILE_MARKER, type FileInfo } from '../../storage/storage.js';
 import { parseBaseFileName } from '../../file-group/file-names.js';
 import { baseName, instantFilePath, isMetaPath, MARKERS_DIR, parseMarkerPath } from '../../layout.js';
 import { parseCompactionPlan } from '../../timeline/compaction-plan.js';

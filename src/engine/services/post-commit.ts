@@ -6,7 +6,7 @@ import type { EngineContext } from '../context.js';
 import { archive } from './archival.js';
 import { hasMetadataTable } from './metadata-sync.js';
 import { clean } from './clean.js';
-import { runPendingCompactions, scheduleCompaction } from './compaction.js';
+import { scheduleCompaction } from './compaction.js';
 import type { ResolvedWriteOptions } from '../write/write-options.js';
 
 /** The post-commit steps of a write. */
@@ -48,7 +48,9 @@ export async function runTableServices(ctx: EngineContext, tableType: string, op
   if (tableType === 'MERGE_ON_READ' && options.compaction.inline) {
     steps.push(['compaction', async () => {
       await scheduleCompaction(ctx, options.compaction, false, options);
-      await runPendingCompactions(ctx, options);
+      // The runner's code loads only when a plan is pending (services/compaction-run.ts).
+      if (!(await ctx.snapshot()).timeline.pending().some((i) => i.action === 'compaction')) return;
+      await (await import('./compaction-run.js')).runPendingCompactions(ctx, options);
     }]);
   }
   // Inline clustering when due (its code loads only then: services/clustering.ts).

@@ -5,13 +5,13 @@
 // completed. Interrupted rollbacks are finished later.
 import { isLakeletError, LakeletError } from '../../errors.js';
 import { logFileName, parseLogFileName } from '../../file-group/file-names.js';
-import { baseName, heartbeatPath, HEARTBEAT_DIR, instantFilePath, MARKERS_DIR, parentPath, partitionFilePath, timelineFilePath } from '../../layout.js';
+import { baseName, heartbeatPath, instantFilePath, parentPath, partitionFilePath, timelineFilePath } from '../../layout.js';
 import type { Storage } from '../../storage/storage.js';
 import { commandBlockSlices, rollbackPlan, rollbackTargets, targetsOfPlan, type RollbackTargets } from '../../plan/rollback-plan.js';
 import { parseCommitMetadata } from '../../timeline/commit-metadata.js';
 import { WRITE_ACTIONS, type Instant } from '../../timeline/instant.js';
 import { parseRollbackPlan, serializeRollbackMetadata, serializeRollbackPlan } from '../../timeline/rollback-metadata.js';
-import { deleteMarkers, markedFiles, newInstantTime } from '../commit/commit-protocol.js';
+import { deleteMarkers, markedFiles, newInstantTime, sweepWriteLeftovers } from '../commit/commit-protocol.js';
 import { withCommitLock } from '../commit/commit-lock.js';
 import { systemClock, type Clock } from '../clock.js';
 import { nextLogVersion, rollbackCommandBlock } from '../write/append-handle.js';
@@ -254,14 +254,6 @@ export async function rollbackFailedWrites(loaded: TableState, now?: Date, heart
     if (done) results.push(done);
     state = await reloadTimeline(state);
   }
-  // Heartbeats and markers of writes that completed but crashed before cleaning up after themselves.
-  for (const hb of await storage.list(HEARTBEAT_DIR)) {
-    const instant = baseName(hb.path);
-    if (hb.kind === 'file' && !state.timeline.pending().some((i) => i.requestedTime === instant)) await storage.delete(hb.path);
-  }
-  for (const dir of await storage.list(MARKERS_DIR)) {
-    const instant = baseName(dir.path);
-    if (dir.kind === 'directory' && state.timeline.completedAt(instant)) await deleteMarkers(storage, instant);
-  }
+  await sweepWriteLeftovers(state);
   return results;
 }

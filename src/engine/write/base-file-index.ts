@@ -6,7 +6,7 @@ import { BLOOM_KERNEL_MIN_KEYS, bloomCandidates } from '../../index/bloom-index.
 import { readParquetFooter } from '../../format/parquet/read.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
 import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
-import { packKeys, type Kernels, type PackedKeys } from '../../kernels/kernels.js';
+import { type Kernels, type PackedKeys } from '../../kernels/kernels.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer } from '../../worker/worker-api.js';

@@ -1,7 +1,6 @@
 // The copy-on-write merge handle: writes one bucket of a write (or one compacted slice) as a new base file.
 // The I/O half: read the old base file (and a compacted slice's logs), run the pure merge (merge/cow-merge.ts,
 // merge/slice-merge.ts) inline or on the worker pool, write the marker and the new file, build its write stat.
-import { writeCdcLog } from './cdc-logger.js';
 import type { BaseFile } from '../../file-group/file-slice.js';
 import { baseFileName } from '../../file-group/file-names.js';
 import { partitionFilePath } from '../../layout.js';
@@ -96,6 +95,8 @@ export async function mergeBucket(input: MergeBucketInput): Promise<BucketResult
   );
   // Hudi's HoodieMergeHandleWithChangeLog: a new file group's changes are inferred from its base file instead.
   if (cdc && base) {
+    // Loaded only for CDC-enabled tables.
+    const { writeCdcLog } = await import('./cdc-logger.js');
     const cdcStats = await writeCdcLog({ storage, mode: cdc, instantTime: input.instantTime, partitionPath: input.partitionPath, fileId, writeToken: `${input.taskId}-0-0`, schema: input.schema, base, newPath: path, newBytes: merged.bytes });
     if (cdcStats) stat.raw = { cdcStats };
   }

@@ -6,7 +6,7 @@ import { requestedReplaceBytes } from '../../timeline/commit-metadata-avro.js';
 import { startWrite, type InflightWrite } from '../commit/commit-protocol.js';
 import type { EngineContext } from '../context.js';
 import { finishPendingRestores } from '../services/restore-pending.js';
-import { rollbackFailedWrites } from '../services/rollback.js';
+import { rollbackFailedWrites } from '../services/failed-writes.js';
 import { dropInterruptedSavepoints } from '../services/savepoint.js';
 import { checkTableMaintainable, MAINTAINED_METADATA_PARTITIONS } from '../table-support.js';
 import { dropUnmaintainedMetadataPartitions } from '../metadata/metadata-drop.js';

@@ -3,7 +3,7 @@
 
 import { LakeletError, corruptFile } from '../../errors.js';
 import { avroSchemaToJson } from './schema-json.js';
-import type { AvroPrimitiveName, AvroLogicalType, AvroPrimitiveSchema, AvroField, AvroRecordSchema, AvroEnumSchema, AvroFixedSchema, AvroArraySchema, AvroMapSchema, AvroUnionSchema, AvroSchema, AvroNamedSchema } from './schema-types.js';
+import type { AvroPrimitiveName, AvroLogicalType, AvroPrimitiveSchema, AvroField, AvroRecordSchema, AvroEnumSchema, AvroFixedSchema, AvroUnionSchema, AvroSchema, AvroNamedSchema } from './schema-types.js';
 
 export type { AvroPrimitiveName, AvroLogicalType, AvroPrimitiveSchema, AvroField, AvroRecordSchema, AvroEnumSchema, AvroFixedSchema, AvroArraySchema, AvroMapSchema, AvroUnionSchema, AvroSchema, AvroNamedSchema } from './schema-types.js';
 export { avroSchemaToJson } from './schema-json.js';
