@@ -6,6 +6,7 @@ import type { MergedFileGroup } from '../merge/cow-merge.js';
 import type { RecordMergerOptions } from '../merge/record-merger.js';
 import type { WireLogVisibility } from '../merge/slice-merge.js';
 import type { WireMergeSpec } from './record-wire.js';
+import type { ByteRange } from '../format/parquet/byte-ranges.js';
 
 /**
  * How a worker loads its kernels: `'auto'` (the WASM build next to the kernels module, JS twin on failure),
@@ -32,8 +33,13 @@ export interface WorkerKernelsInfo {
 export interface TagFileRequest {
   /** Table-relative path, for error context. */
   path: string;
-  /** The base file's bytes (transferred). */
+  /** The base file's bytes (transferred): the whole file, or with `parts` only the ranges it names. */
   file: ArrayBuffer;
+  /**
+   * `file` holds only these ranges of the file, back to back (format/parquet/byte-ranges.ts): the footer and, for
+   * an exact tag, the record key column's chunks. Absent: `file` is the whole file.
+   */
+  parts?: { size: number; ranges: ByteRange[] };
   /** Packed UTF-8 key bytes (transferred). */
   keys: ArrayBuffer;
   /** `Uint32Array` offsets into `keys` (transferred). */

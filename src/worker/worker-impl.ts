@@ -1,6 +1,7 @@
 // The WorkerApi implementation: what runs inside each worker (and inline when the pool has size 0).
 // Kernels (WASM or the JS twin) load lazily on first use, never at module top level (toolchain P8).
 import { readHudiFooter } from '../format/parquet/hudi-footer.js';
+import { partsBuffer } from '../format/parquet/byte-ranges.js';
 import { bloomCandidates } from '../index/bloom-index.js';
 import { bufferFromBytes, readParquetFooter } from '../format/parquet/read.js';
 import { readParquetColumns } from '../format/parquet/read-columns.js';
@@ -55,7 +56,7 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       const offsets = new Uint32Array(req.offsets);
       const count = Math.max(0, offsets.length - 1);
       const keys = Array.from({ length: count }, (_, i) => decoder.decode(keyBytes.subarray(offsets[i] ?? 0, offsets[i + 1] ?? 0)));
-      const file = bufferFromBytes(new Uint8Array(req.file));
+      const file = req.parts ? partsBuffer({ ...req.parts, bytes: new Uint8Array(req.file) }, req.path) : bufferFromBytes(new Uint8Array(req.file));
       const footer = await readParquetFooter(file, req.path);
       let candidates: number[] = keys.map((_, i) => i);
       let kind: TagFileResult['kernels'] = 'js';

@@ -4,6 +4,7 @@
 import { readHudiFooter } from '../../format/parquet/hudi-footer.js';
 import { BLOOM_KERNEL_MIN_KEYS, bloomCandidates } from '../../index/bloom-index.js';
 import { readParquetFooter } from '../../format/parquet/read.js';
+import { readFileParts, readRanges } from '../../format/parquet/byte-ranges.js';
 import type { FileSlice } from '../../file-group/file-slice.js';
 import { isGlobalIndex, lookupKey, type IndexType, type RecordLocation, type TagMap } from '../../index/index-type.js';
 import { type Kernels, type PackedKeys } from '../../kernels/kernels.js';
@@ -94,6 +95,8 @@ export async function tagLocations(
   return out;
 }
 
+const RECORD_KEY = '_hoodie_record_key';
+
 /** Found keys of one slice (indices into its partition's key list, or key strings read on this thread). */
 type SliceHits = { indices: Uint32Array } | { keys: string[] };
 
@@ -116,10 +119,16 @@ async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted:
       return { keys: (await readKeys(slice)).filter((k) => present.has(k)) };
     }
     const p = await packedFor(bucket, list);
-    const file = ownBuffer(await storage.read(base.path));
+    // Only what the worker reads crosses: the footer (bloom filter, key range) and, for an exact tag, the record
+    // key column's chunks; never the whole base file (most of a remote one's bytes would be fetched for nothing).
+    const buffer = await storageBuffer(storage, base.path, base.size || undefined);
+    const footer = await readParquetFooter(buffer, base.path);
+    const parts = await readFileParts(buffer, readRanges(footer, buffer.byteLength, withLogs ? [] : [RECORD_KEY]));
+    const file = ownBuffer(parts.bytes);
     const keyBytes = p.bytes.slice().buffer as ArrayBuffer;
     const offsets = p.offsets.slice().buffer as ArrayBuffer;
-    const r = await pool.run('tagFile', { path: base.path, file, keys: keyBytes, offsets, useBloom, exact: !withLogs }, [file, keyBytes, offsets]);
+    const request = { path: base.path, file, parts: { size: parts.size, ranges: parts.ranges }, keys: keyBytes, offsets, useBloom, exact: !withLogs };
+    const r = await pool.run('tagFile', request, [file, keyBytes, offsets]);
     const indices = new Uint32Array(r.matched);
     if (!withLogs || indices.length === 0) return { indices };
     const probe = new Set<string>();

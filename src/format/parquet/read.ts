@@ -35,12 +35,15 @@ export function bufferFromBytes(bytes: Uint8Array): AsyncBuffer {
   };
 }
 
+/** The tail a footer read fetches first (hyparquet's default): a footer that fits is read in one request. */
+export const FOOTER_FETCH_BYTES = 1 << 19;
+
 /** Read and check a parquet footer. Anything that is not a readable parquet file → `CORRUPT_FILE` naming `path`. */
 export async function readParquetFooter(file: AsyncBuffer, path: string): Promise<ParquetFooter> {
   if (file.byteLength < 12) throw corruptFile(`parquet: file of ${file.byteLength} bytes is too short to be parquet`, path, 0);
   let metadata: FileMetaData;
   try {
-    metadata = await parquetMetadataAsync(file, { parsers: PARSERS });
+    metadata = await parquetMetadataAsync(file, { parsers: PARSERS, initialFetchSize: FOOTER_FETCH_BYTES });
   } catch (err) {
     if (err instanceof LakeletError && err.code !== 'CORRUPT_FILE') throw err;
     throw corruptFile(`parquet: cannot read footer (${(err as Error).message})`, path, file.byteLength, err);

@@ -11,6 +11,8 @@ import { BLOOM_KERNEL_MIN_KEYS } from '../../../src/index/bloom-index.js';
 import { createTable, memoryStorage, type Storage, type Table } from '../../../src/index.js';
 import { packKeys, type Kernels } from '../../../src/kernels/kernels.js';
 import { useNodeWorkers } from '../../../src/node/worker-pool-node.js';
+import type { WorkerPool } from '../../../src/worker/pool.js';
+import { createWorkerApi } from '../../../src/worker/worker-impl.js';
 
 test('packKeysInChunks gives the bytes and offsets of packKeys, across chunk edges and non-ASCII keys', async () => {
   const keys = Array.from({ length: 12_345 }, (_, i) => (i % 7 === 0 ? `ключ-${i}-é` : `key-${i}`));
@@ -92,5 +94,45 @@ describe('inline bloom probe with kernels', () => {
     }
     expect(results[0]).toEqual(results[2]);
     expect(results[1]).toEqual(results[3]);
+  });
+});
+
+// On a pool, a tagging worker gets the footer and the record key column's chunks of a base file, never the whole
+// file (a remote store would otherwise send every candidate file in full), and tags as the inline path does.
+describe('tagging on a pool', () => {
+  const SCHEMA = { type: 'record', name: 'r', namespace: 'tp', fields: [{ name: 'id', type: 'string' }, { name: 'ts', type: 'long' }, { name: 'payload', type: 'string' }] };
+  const key = (i: number) => `k-${(Math.imul(i, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0')}-${i}`;
+
+  test('only the parts it reads cross, with the tags of the inline path', async () => {
+    const storage = memoryStorage();
+    const t = await createTable(storage, {
+      name: 'tp', type: 'COPY_ON_WRITE', recordKey: 'id', orderingField: 'ts', schema: SCHEMA, index: 'BLOOM', codec: 'UNCOMPRESSED',
+      clean: { automatic: false }, archive: { automatic: false }, workers: 0,
+    });
+    await t.insert(Array.from({ length: 20_000 }, (_, i) => ({ id: key(i), ts: 1, payload: `${key(i)}-${'x'.repeat(60)}` })));
+    const state = await TableState.load(storage);
+    const slices = (await state.fileSystemView()).latestSlices();
+    const size = slices[0]?.baseFile?.size ?? 0;
+    expect(size).toBeGreaterThan(1 << 20);
+    const api = createWorkerApi({ kernels: 'js' });
+    const sent: { file: ArrayBuffer; parts?: unknown }[] = [];
+    const pool = {
+      size: 1,
+      run: async (method: string, request: unknown) => {
+        if (method === 'tagFile') sent.push(request as { file: ArrayBuffer; parts?: unknown });
+        return (api as unknown as Record<string, (r: unknown) => Promise<unknown>>)[method]!(request);
+      },
+      close: async () => undefined,
+    } as unknown as WorkerPool;
+    const keys = [...Array.from({ length: 500 }, (_, i) => key(i * 3)), ...Array.from({ length: 500 }, (_, i) => `absent-${i}`)].map((recordKey) => ({ recordKey, partitionPath: '' }));
+    const inline = await tagLocations(storage, slices, keys, 'BLOOM');
+    const pooled = await tagLocations(storage, slices, keys, 'BLOOM', undefined, pool);
+    expect([...pooled].sort()).toEqual([...inline].sort());
+    expect(inline.size).toBe(500);
+    expect(sent).toHaveLength(slices.length);
+    for (const r of sent) {
+      expect(r.parts).toBeDefined();
+      expect(r.file.byteLength).toBeLessThan(size / 2);
+    }
   });
 });
