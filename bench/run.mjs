@@ -12,7 +12,7 @@ import { nginxAvailable, startNginx } from './nginx.mjs';
 import { kernelsInWriteLines, runKernelsInWrite } from './kernels-in-write.mjs';
 import { clusteringLines, runClusteringPart } from './clustering.mjs';
 import { PEER_CODEC, attachCosts, runPeers, sideBySide, sideBySideLines } from './peers/side-by-side.mjs';
-import { writeResults } from './results.mjs';
+import { DEFAULT_SIZE, writeResults } from './results.mjs';
 
 const READ_GOAL = 1.3;
 const MOR_UPSERT_GOAL = 5;
@@ -29,8 +29,8 @@ const INDEX_VARIANTS = [
   { index: 'BLOOM', workers: 'pool' },
 ];
 const USAGE = `usage: npm run bench -- [options]
-  --rows N            rows of the generated tables (default 1000000)
-  --upsert N          rows of the upsert batch, half updates, half inserts (default 100000)
+  --rows N            rows of the generated tables (default 300000; 1000000 for issue 13's goal size)
+  --upsert N          rows of the upsert batch, half updates, half inserts (default 30000; with --rows, rows / 10)
   --quick             smoke run: 100000 rows, 10000 upserts, 3 read runs, browser 20000 rows
   --runs K            timed runs of each reader of the COW read, median reported, after one warm-up (default 3)
   --mor-runs K        timed runs of each reader of the MOR read (default 3)
@@ -66,7 +66,7 @@ const USAGE = `usage: npm run bench -- [options]
   --help`;
 
 function parseArgs(argv) {
-  const o = { rows: 1_000_000, upsert: 100_000, runs: 3, morRuns: 3, json: false, dir: undefined, keep: false, codec: PEER_CODEC, peers: true, scanRuns: 3, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
+  const o = { rows: DEFAULT_SIZE.rows, upsert: DEFAULT_SIZE.upsert, runs: 3, morRuns: 3, json: false, dir: undefined, keep: false, codec: PEER_CODEC, peers: true, scanRuns: 3, mor: true, http: true, browser: true, browserRows: 200_000, browserUpsert: undefined, browserStores: ['opfs', 'idb'], browserPage: false, cpuProf: undefined, index: true, indexRows: undefined, indexUpsert: undefined, poolWorkers: Math.max(2, availableParallelism()), v9: true, mdtListing: true, longtask: true, longtaskRows: undefined, longtaskUpsert: undefined, longtaskWorkers: undefined };
   const explicit = new Set();
   const num = (flag, v) => {
     const n = Number(String(v).replace(/_/g, ''));
@@ -128,6 +128,7 @@ function parseArgs(argv) {
     if (!explicit.has('runs')) o.runs = 3;
     if (!explicit.has('browserRows')) o.browserRows = 20_000;
   }
+  if (explicit.has('rows') && !explicit.has('upsert')) o.upsert = Math.max(2, Math.round(o.rows / 10));
   o.browserUpsert ??= Math.max(2, Math.round(o.browserRows / 10));
   o.indexRows ??= o.rows;
   o.indexUpsert ??= Math.max(2, Math.round((o.upsert * o.indexRows) / o.rows));
