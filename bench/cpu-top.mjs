@@ -1,7 +1,9 @@
-// `node bench/cpu-top.mjs FILE.cpuprofile [--top N]`: the hottest functions of a V8 CPU profile (from
+// `node bench/cpu-top.mjs FILE.cpuprofile|DIR [--top N]`: the hottest functions of a V8 CPU profile (from
 // `npm run bench -- --cpu-prof DIR`) by self time, with their hottest line, mapped back to src/*.ts through
-// the build's source maps where there is one; then self time per file.
-import { existsSync, readFileSync } from 'node:fs';
+// the build's source maps where there is one; then self time per file. Given a directory (a phase's profiles,
+// one per thread: the main thread's and each pool worker's), the samples of all its profiles are summed and the
+// shares are of their total profiled time, so a pooled write's costs show where they run.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +12,15 @@ const argv = process.argv.slice(2);
 const file = argv.find((a) => !a.startsWith('--'));
 const top = Number(argv[argv.indexOf('--top') + 1]) || 25;
 if (!file) {
-  console.error('usage: node bench/cpu-top.mjs FILE.cpuprofile [--top N]');
+  console.error('usage: node bench/cpu-top.mjs FILE.cpuprofile|DIR [--top N]');
   process.exit(2);
 }
-const profile = JSON.parse(readFileSync(file, 'utf8'));
+const paths = statSync(file).isDirectory() ? readdirSync(file).filter((n) => n.endsWith('.cpuprofile')).sort().map((n) => resolve(file, n)) : [file];
+if (paths.length === 0) {
+  console.error(`bench: no .cpuprofile in ${file}`);
+  process.exit(2);
+}
+const profiles = paths.map((p) => JSON.parse(readFileSync(p, 'utf8')));
 const cwd = process.cwd();
 
 const maps = new Map();
@@ -48,27 +55,31 @@ function where(url, line, column = 0) {
   return `${relative(cwd, path)}:${line}`;
 }
 
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const selfMs = new Map();
-for (let i = 0; i < profile.samples.length; i++) {
-  const id = profile.samples[i];
-  selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-}
-const totalMs = (profile.endTime - profile.startTime) / 1000;
-
-// Aggregate by function (name + script + definition line); keep the line ticks to find the hottest line.
+// Aggregate by function (name + script + definition line) over every profile; keep the line ticks to find the hottest line.
 const fns = new Map();
-for (const [id, ms] of selfMs) {
-  const n = byId.get(id);
-  const cf = n.callFrame;
-  const key = `${cf.functionName}\u0000${cf.url}\u0000${cf.lineNumber}`;
-  let f = fns.get(key);
-  if (!f) fns.set(key, (f = { name: cf.functionName || '(anonymous)', url: cf.url, line: cf.lineNumber + 1, column: cf.columnNumber, ms: 0, lines: new Map() }));
-  f.ms += ms;
-  for (const t of n.positionTicks ?? []) f.lines.set(t.line, (f.lines.get(t.line) ?? 0) + t.ticks);
+let totalMs = 0;
+let samples = 0;
+for (const profile of profiles) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfMs = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  totalMs += (profile.endTime - profile.startTime) / 1000;
+  samples += profile.samples.length;
+  for (const [id, ms] of selfMs) {
+    const n = byId.get(id);
+    const cf = n.callFrame;
+    const key = `${cf.functionName}\u0000${cf.url}\u0000${cf.lineNumber}`;
+    let f = fns.get(key);
+    if (!f) fns.set(key, (f = { name: cf.functionName || '(anonymous)', url: cf.url, line: cf.lineNumber + 1, column: cf.columnNumber, ms: 0, lines: new Map() }));
+    f.ms += ms;
+    for (const t of n.positionTicks ?? []) f.lines.set(t.line, (f.lines.get(t.line) ?? 0) + t.ticks);
+  }
 }
 const list = [...fns.values()].sort((a, b) => b.ms - a.ms);
-console.log(`${file}: ${(totalMs / 1000).toFixed(2)} s profiled, ${profile.samples.length} samples`);
+console.log(`${file}: ${(totalMs / 1000).toFixed(2)} s profiled, ${samples} samples${paths.length > 1 ? `, ${paths.length} threads summed` : ''}`);
 console.log(`\ntop ${top} functions by self time`);
 for (const f of list.slice(0, top)) {
   const hot = [...f.lines.entries()].sort((a, b) => b[1] - a[1])[0];

@@ -2,7 +2,7 @@
 // reads over HTTP from nginx, and writes on OPFS/IndexedDB in headless Chromium; `--json` prints JSON.
 // Each Node phase runs in its own child process (bench/phase.mjs); see bench/README.md for what the figures mean.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,7 +61,8 @@ const USAGE = `usage: npm run bench -- [options]
   --keep              keep the temp table directory
   --codec C           base-file codec of every lakelet write (GZIP, SNAPPY, ZSTD, UNCOMPRESSED; default SNAPPY, the
                       peers' codec; the library's own default is GZIP)
-  --cpu-prof DIR      write a V8 CPU profile of every Node phase to DIR (<part>-<phase>.cpuprofile);
+  --cpu-prof DIR      write V8 CPU profiles of every Node phase to DIR: one per thread in DIR/<part>-<phase>/, the
+                      main thread's also as DIR/<part>-<phase>.cpuprofile;
                       summarise one with \`node bench/cpu-top.mjs FILE\`
   --help`;
 
@@ -147,19 +148,29 @@ let cpuProfDir;
 /** Peak RSS (`process.resourceUsage().maxRSS`, bytes) of every phase's child process, in the order they ran. */
 const phaseRss = [];
 
+/** Copy the main thread's profile (thread id 0 in Node's default name `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile`) of `dir` to `to`. */
+function copyMainThreadProfile(dir, to) {
+  const main = existsSync(dir) ? readdirSync(dir).find((n) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(n)) : undefined;
+  if (main) copyFileSync(join(dir, main), to);
+}
+
 /**
  * Run one phase in a fresh `node --expose-gc` process; resolves to its JSON result. `label` names its profile;
  * `script` is bench/phase.mjs or bench/peers/peer-phase.mjs. The child's peak RSS (its `maxRss`) joins `phaseRss`.
  */
 function runPhase(phase, args, label = phase, script = PHASE) {
   const flags = ['--expose-gc'];
-  if (cpuProfDir) flags.push('--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${label}.cpuprofile`);
+  // One profile per thread in DIR/<label>/ (Node's default names; one --cpu-prof-name would have the pool
+  // workers' profiles overwrite each other and the main thread's), the main thread's copied to DIR/<label>.cpuprofile.
+  const threadDir = cpuProfDir && join(cpuProfDir, label);
+  if (threadDir) flags.push('--cpu-prof', `--cpu-prof-dir=${threadDir}`);
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, [...flags, script, JSON.stringify({ ...args, phase })], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code, signal) => {
+      if (threadDir) copyMainThreadProfile(threadDir, `${threadDir}.cpuprofile`);
       const last = out.trim().split('\n').pop() ?? '';
       if (code !== 0) return reject(new Error(`bench: phase ${label} exited with ${signal ?? code}`));
       let result;

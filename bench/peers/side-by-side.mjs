@@ -95,7 +95,10 @@ export function sideBySide(report) {
 
 /** The top `n` functions by self time of lakelet's profile `label` (bench/cpu-top.mjs), or undefined without one. */
 export function topCosts(cpuProfDir, label, n = 3) {
-  const file = cpuProfDir && join(cpuProfDir, `${label}.cpuprofile`);
+  // All threads of the phase (its pool workers do a pooled write's merging and encoding) where there is a
+  // directory of them; else the one profile.
+  const threads = cpuProfDir && join(cpuProfDir, label);
+  const file = threads && existsSync(threads) ? threads : cpuProfDir && join(cpuProfDir, `${label}.cpuprofile`);
   if (!file || !existsSync(file)) return undefined;
   // Ask for a few more: the idle and (program) pseudo-functions are not costs and are dropped.
   const ask = n + 4;
@@ -141,7 +144,7 @@ export function sideBySideLines(rows, { codec, rowsCount, upsertCount, peers }) 
     const verdict = x.goal === null ? `(no goal; peer: ${x.peerName})` : x.met ? `met (peer: ${x.peerName})` : `missed by ${x.missedBy.toFixed(1)}× (peer: ${x.peerName})`;
     lines.push(`  ${x.workload.padEnd(w)} ${s(x.lakelet.seconds).padStart(9)} ${s(x.peer.seconds).padStart(9)} ${t(x.ratio).padStart(8)} ${t(x.cpuRatio).padStart(8)}   ${(x.goal === null ? '—' : `≤ ${x.goal}×`).padEnd(7)}  ${verdict}`);
     if (x.met === false) {
-      if (x.topCosts === null || x.topCosts === undefined) lines.push(`      top costs: rerun with --cpu-prof DIR, then node bench/cpu-top.mjs DIR/${x.profile}.cpuprofile --top 3`);
+      if (x.topCosts === null || x.topCosts === undefined) lines.push(`      top costs: rerun with --cpu-prof DIR, then node bench/cpu-top.mjs DIR/${x.profile} --top 3`);
       else for (const c of x.topCosts) lines.push(`      ${c}${x.profile === 'peers-scan' ? ' (the scan profile holds all three readers)' : ''}`);
     }
   }
