@@ -63,6 +63,12 @@ export interface WorkerPool {
    * here afterwards); result buffers move back. Errors arrive as LakeletError with code and context.
    */
   run<M extends WorkerMethod>(method: M, request: WorkerRequest<M>, transfer?: Transferable[]): Promise<WorkerResult<M>>;
+  /**
+   * Start every worker not started yet, without waiting for them (a worker's start — loading its modules and
+   * kernels — then overlaps with the caller's own work before its first task). A worker that fails to start
+   * fails the tasks given to it, as it would have on first use.
+   */
+  warm(): void;
   /** Stop the workers; tasks in flight fail with `ABORTED`. Idempotent. */
   close(): Promise<void>;
 }
@@ -248,6 +254,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         slot.busy--;
         if (slot.busy === 0) slot.handle?.setBusy?.(false);
       }
+    },
+    warm(): void {
+      if (closed) return;
+      while (slots.length < size) spawn();
     },
     async close(): Promise<void> {
       if (closed) return;

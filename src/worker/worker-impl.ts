@@ -71,8 +71,15 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
       if (req.exact && candidates.length > 0) {
         // The file's keys as one column vector, no row object per key.
         const stored = (await readParquetColumns(file, footer, req.path, { columns: ['_hoodie_record_key'] })).columns._hoodie_record_key ?? [];
-        const present = new Set(Array.from(stored, String));
-        matched = candidates.filter((i) => present.has(keys[i] as string));
+        // The file's keys probe the (few) candidates, as the inline path does: no set of every stored key.
+        const slot = new Map<string, number>();
+        candidates.forEach((i, j) => slot.set(keys[i] as string, j));
+        const found = new Uint8Array(candidates.length);
+        for (let r = 0; r < stored.length; r++) {
+          const j = slot.get(String(stored[r]));
+          if (j !== undefined) found[j] = 1;
+        }
+        matched = candidates.filter((_, j) => found[j] === 1);
       } else if (req.exact) {
         matched = [];
       }

@@ -17,6 +17,7 @@ function countingPool(): { pool: WorkerPool; tasks: WorkerMethod[]; requests: un
   const requests: unknown[] = [];
   const pool: WorkerPool = {
     size: 2,
+    warm() {},
     async run(method, request) {
       tasks.push(method);
       requests.push(request);

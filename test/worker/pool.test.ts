@@ -138,6 +138,35 @@ describe('worker pool (Node worker_threads)', () => {
     await expect(p.run('kernelsInfo', undefined)).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
+  it('warm() starts every worker before the first task; a no-op with size 0 and once closed', async () => {
+    let created = 0;
+    const factory = { create: (url: URL | string | undefined) => (created++, nodeWorkerFactory.create(url ?? workerUrl)), defaultKernels: nodeWorkerFactory.defaultKernels! };
+    const table = await sampleTable();
+    const expected = await tagOneFile(pool({ size: 0 }), table);
+    // Without warm(), one task starts one worker.
+    const cold = pool({ size: 3, factory });
+    expect(await tagOneFile(cold, table)).toEqual(expected);
+    expect(created).toBe(1);
+    // With it, all three start, and the task runs on one of them.
+    created = 0;
+    const warmed = pool({ size: 3, factory });
+    warmed.warm();
+    expect(await tagOneFile(warmed, table)).toEqual(expected);
+    expect(created).toBe(3);
+    warmed.warm(); // every worker started already
+    expect(await tagOneFile(warmed, table)).toEqual(expected);
+    expect(created).toBe(3);
+    // Size 0 runs inline and starts nothing; a closed pool starts nothing.
+    created = 0;
+    const inline = pool({ size: 0, factory });
+    inline.warm();
+    expect(await tagOneFile(inline, table)).toEqual(expected);
+    const closed = pool({ size: 2, factory });
+    await closed.close();
+    closed.warm();
+    expect(created).toBe(0);
+  });
+
   it('writes the same table with workers on (Table owns and closes its pool)', async () => {
     let started = 0;
     registerWorkerFactory({ create: (url) => (started++, nodeWorkerFactory.create(url ?? workerUrl)), defaultKernels: nodeWorkerFactory.defaultKernels! });

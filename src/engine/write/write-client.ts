@@ -98,6 +98,9 @@ function servicesKeepingMetadata(options: ResolvedWriteOptions): ResolvedWriteOp
 
 async function writeOnce(ctx: EngineContext, request: WriteRequest, options: ResolvedWriteOptions, input: Record<string, unknown>[]): Promise<WriteOutcome> {
   const op = request.operation;
+  // A pool that will take this write's tasks (every task, or in Node's default pool a batch of its task size)
+  // starts its workers now, so their start overlaps steps 1-3 instead of delaying the first tag or merge task.
+  if (options.pool && input.length >= (options.poolInlineBelow?.records ?? 0)) options.pool.warm();
   // 1. The table as it is now, failed writes rolled back.
   const { state, written } = await prepareTable(ctx, options, request.now);
   options.onProgress({ phase: 'prepare', done: 0, total: 0 });
