@@ -87,6 +87,11 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
       continue;
     }
     const get = freshField(name, meta, firstSeq);
+    const typed = old !== undefined && name !== FILE_NAME ? takeTyped(old, plan, (j) => get(fresh[j] as HoodieRecord, j)) : undefined;
+    if (typed !== undefined) {
+      columns[name] = typed;
+      continue;
+    }
     const vector: unknown[] = new Array(n);
     if (name === FILE_NAME) {
       for (let k = 0; k < n; k++) {
@@ -102,6 +107,46 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
     columns[name] = vector;
   }
   return { length: n, columns };
+}
+
+type TypedVector = BigInt64Array | Float64Array | Float32Array | Int32Array;
+
+/** A fresh value as the typed store of `out` holds it (what the base-file writer's converter would make), else undefined. */
+function storable(out: TypedVector, v: unknown): number | bigint | undefined {
+  if (out instanceof BigInt64Array) {
+    if (typeof v === 'bigint') return v >= -(2n ** 63n) && v < 2n ** 63n ? v : undefined;
+    return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : undefined;
+  }
+  if (out instanceof Int32Array) return typeof v === 'number' && (v | 0) === v ? v : undefined;
+  return typeof v === 'number' ? v : undefined;
+}
+
+/**
+ * The output vector of a typed old vector (a fixed-width column without nulls) as the same typed array: kept rows
+ * copied as raw words (no number or BigInt per value), fresh rows stored as the writer's converter would. Undefined
+ * when the vector is not typed or a fresh value does not fit (null, another type): the caller then builds a plain
+ * array, and the writer converts (or refuses) each value as before.
+ */
+function takeTyped(old: ArrayLike<unknown>, plan: TakePlan, freshValue: (j: number) => unknown): TypedVector | undefined {
+  if (!(old instanceof BigInt64Array || old instanceof Float64Array || old instanceof Float32Array || old instanceof Int32Array)) return undefined;
+  const { take } = plan;
+  const n = take.length;
+  const out = new (old.constructor as new (n: number) => TypedVector)(n);
+  const words = old.BYTES_PER_ELEMENT / 4;
+  const from = new Int32Array(old.buffer, old.byteOffset, old.length * words);
+  const to = new Int32Array(out.buffer, 0, n * words);
+  for (let k = 0; k < n; k++) {
+    const t = take[k] as number;
+    if (t >= 0) {
+      to[k * words] = from[t * words] as number;
+      if (words === 2) to[k * words + 1] = from[t * words + 1] as number;
+      continue;
+    }
+    const v = storable(out, freshValue(-t - 1));
+    if (v === undefined) return undefined;
+    out[k] = v as never;
+  }
+  return out;
 }
 
 /**
