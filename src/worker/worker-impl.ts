@@ -72,14 +72,13 @@ export function createWorkerApi(config: WorkerConfig = {}): WorkerApi {
         // The file's keys as one column vector, no row object per key.
         const stored = (await readParquetColumns(file, footer, req.path, { columns: ['_hoodie_record_key'] })).columns._hoodie_record_key ?? [];
         // The file's keys probe the (few) candidates, as the inline path does: no set of every stored key.
-        const slot = new Map<string, number>();
-        candidates.forEach((i, j) => slot.set(keys[i] as string, j));
-        const found = new Uint8Array(candidates.length);
+        const wanted = new Set(candidates.map((i) => keys[i] as string));
+        const found = new Set<string>();
         for (let r = 0; r < stored.length; r++) {
-          const j = slot.get(String(stored[r]));
-          if (j !== undefined) found[j] = 1;
+          const key = String(stored[r]);
+          if (wanted.has(key)) found.add(key);
         }
-        matched = candidates.filter((_, j) => found[j] === 1);
+        matched = candidates.filter((i) => found.has(keys[i] as string));
       } else if (req.exact) {
         matched = [];
       }

@@ -12,7 +12,7 @@ import { nodeWorkerFactory } from '../../src/node/worker-pool-node.js';
 import { deserializeLakeletError, serializeLakeletError } from '../../src/worker/error-transfer.js';
 import { createWorkerPool, defaultWorkerCount, registerWorkerFactory, type WorkerPool } from '../../src/worker/pool.js';
 import { POOL_INLINE_BELOW, resolveWriteOptions } from '../../src/engine/write/write-options.js';
-import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, mergeOnce, sampleTable, tagOneFile } from './worker-cases.js';
+import { expectCompactMatches, expectErrorTransfer, expectMergeMatches, expectPooledWritesMatch, expectTaggingMatches, mergeOnce, row, sampleTable, tagOneFile } from './worker-cases.js';
 
 const root = join(import.meta.dirname, '../..');
 let dir: string;
@@ -136,6 +136,16 @@ describe('worker pool (Node worker_threads)', () => {
     for (const r of runs) expect(r).toEqual(runs[0]);
     await p.close();
     await expect(p.run('kernelsInfo', undefined)).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('tags a key repeated in one request at each of its places, in a worker as inline', async () => {
+    const table = await sampleTable();
+    const all = await tagOneFile(pool({ size: 0 }), table);
+    const present = row(all.matched[0] as number * 2).id;
+    const keys = [present, 'no-such-key', present, row(all.matched[1] as number * 2).id, present];
+    const inline = await tagOneFile(pool({ size: 0 }), table, keys);
+    expect(inline.matched).toEqual([0, 2, 3, 4]);
+    expect(await tagOneFile(pool({ size: 1 }), table, keys)).toEqual(inline);
   });
 
   it('warm() starts every worker before the first task; a no-op with size 0 and once closed', async () => {

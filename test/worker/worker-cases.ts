@@ -56,10 +56,9 @@ export async function expectTaggingMatches(pool: WorkerPool): Promise<void> {
 }
 
 /** The raw `tagFile` result of one base file (sorted matched indices), for comparing pools. */
-export async function tagOneFile(pool: WorkerPool, table: Table): Promise<{ matched: number[]; candidates: number }> {
+export async function tagOneFile(pool: WorkerPool, table: Table, keys = Array.from({ length: 900 }, (_, i) => row(i * 2).id)): Promise<{ matched: number[]; candidates: number }> {
   const slice = (await table.fileSlices())[0];
   if (!slice?.baseFile) throw new Error('no base file');
-  const keys = Array.from({ length: 900 }, (_, i) => row(i * 2).id);
   const packed = packKeys(keys);
   const file = (await table.storage.read(slice.baseFile.path)).slice().buffer as ArrayBuffer;
   const k = packed.bytes.slice().buffer as ArrayBuffer;
