@@ -29,8 +29,11 @@ const TABLE_OPTIONS = {
  */
 const SERVICES = { clean: { automatic: false }, archive: { automatic: false }, compaction: { inline: false } };
 
-/** Write options: services off, plus the codec given on the command line (`--codec`); lakelet's defaults otherwise. */
-const writeOptions = () => ({ ...SERVICES, ...(args.codec ? { codec: args.codec } : {}) });
+/**
+ * Write options: services off, plus the codec given on the command line (`--codec`) and, when a phase is run by
+ * hand with `workers` in its args, that pool size (the index part passes its own); lakelet's defaults otherwise.
+ */
+const writeOptions = () => ({ ...SERVICES, ...(args.codec ? { codec: args.codec } : {}), ...(args.workers !== undefined ? { workers: args.workers } : {}) });
 
 const collect = () => {
   if (typeof globalThis.gc === 'function') {

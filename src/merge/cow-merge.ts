@@ -5,14 +5,32 @@
 import type { RecordMergeMode } from '../config/table-config.js';
 import type { AvroRecordSchema } from '../format/avro/schema.js';
 import { BaseFileWriter, type BaseFileWriterOptions } from '../format/parquet/write.js';
-import { readParquetFooter, type AsyncBuffer } from '../format/parquet/read.js';
-import { readParquetColumns } from '../format/parquet/read-columns.js';
+import { readParquetFooter, type AsyncBuffer, type ParquetFooter } from '../format/parquet/read.js';
+import { flatLeafElements, readParquetColumns } from '../format/parquet/read-columns.js';
+import { physicalSignature } from '../format/parquet/physical-vector.js';
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
 import type { HoodieRecord } from './hoodie-record.js';
 import { newerWins, usesEventTime, type OrderingSpec } from './ordering.js';
-import { freshBatch, type FreshMeta } from './fresh-columns.js';
+import { FILE_NAME, freshBatch, RECORD_KEY, type FreshMeta } from './fresh-columns.js';
 import { planTake, rowsBatch, takeBatch, type TakeRules } from './take.js';
 import { footerSchema, schemaPromoter } from '../schema/promotion.js';
+
+/**
+ * The old file's columns that move to the new file as stored bytes (physical-vector.ts): flat string and decimal
+ * columns whose stored form is the one the writer makes (same signature). The record key and the ordering fields
+ * are read as values, since the merge compares them; `_hoodie_file_name` is rewritten anyway.
+ */
+export function physicalColumns(footer: ParquetFooter, writer: BaseFileWriter, columns: readonly string[], compared: readonly string[]): Set<string> {
+  const elements = flatLeafElements(footer);
+  const out = new Set<string>();
+  for (const c of columns) {
+    if (c === RECORD_KEY || c === FILE_NAME || compared.includes(c)) continue;
+    const el = elements.get(c);
+    const signature = el && physicalSignature(el);
+    if (signature !== undefined && signature === writer.physicalLeaf(c)?.signature) out.add(c);
+  }
+  return out;
+}
 
 /** Inserted records turned into column vectors at a time. */
 const INSERT_SLICE = 8192;
@@ -101,15 +119,17 @@ export async function mergeFileGroupRows(spec: MergeFileGroupSpec, file: AsyncBu
     };
     // A file written under an older schema: its values are promoted to the table's types (and the file rewritten in them).
     const promoter = schemaPromoter(spec.schema, footerSchema(footer.keyValues));
+    const physical = promoter ? undefined : physicalColumns(footer, writer, columns, eventTime ? spec.orderingFields : []);
+    const physicalOf = (column: string) => writer.physicalLeaf(column)?.convert;
     let start = 0;
     for (const count of footer.rowGroupRows) {
-      const read = await readParquetColumns(file, footer, path, { columns, rowStart: start, rowEnd: start + count });
+      const read = await readParquetColumns(file, footer, path, { columns, rowStart: start, rowEnd: start + count, physical });
       const batch = promoter ? promoter.batch(read) : read;
       start += count;
       const plan = planTake(batch, rules);
       updated += plan.updated;
       deleted += plan.deleted;
-      write(takeBatch(batch, plan, names, meta, seq));
+      write(takeBatch(batch, plan, names, meta, seq, physicalOf));
       seq += plan.fresh.length;
     }
   }

@@ -1,7 +1,9 @@
 // The take-vector of a columnar copy-on-write merge: for each row of one old row group, keep it, replace it with
 // the fresh version of an incoming record, or drop it (a delete); then the output batch built column by column
 // from the old vectors and the incoming records, with no row object for any row, kept or fresh.
+import { invalidArgument } from '../errors.js';
 import type { ColumnBatch } from '../format/parquet/column-batch.js';
+import { isPhysical, markPhysical } from '../format/parquet/physical-vector.js';
 import { FILE_NAME, freshField, RECORD_KEY, type FreshMeta } from './fresh-columns.js';
 import type { HoodieRecord } from './hoodie-record.js';
 
@@ -74,9 +76,10 @@ export function planTake(batch: ColumnBatch, rules: TakeRules): TakePlan {
 /**
  * The output batch of a planned row group, for the fields `names`: kept rows copy the old vectors' values (their
  * commit time and seqno unchanged) with `_hoodie_file_name` set to `meta.fileName`; replaced rows take their
- * record's values, stamped by `meta` with seqnos from `firstSeq`.
+ * record's values, stamped by `meta` with seqnos from `firstSeq`. An old vector read physically (stored bytes,
+ * physical-vector.ts) stays physical: its fresh values go through `physicalOf(name)`, the writer's converter.
  */
-export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly string[], meta: FreshMeta, firstSeq: number): ColumnBatch {
+export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly string[], meta: FreshMeta, firstSeq: number, physicalOf?: (name: string) => ((value: unknown) => unknown) | undefined): ColumnBatch {
   const { take, fresh } = plan;
   const n = take.length;
   const columns: Record<string, ArrayLike<unknown>> = {};
@@ -87,6 +90,10 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
       continue;
     }
     const get = freshField(name, meta, firstSeq);
+    if (old !== undefined && isPhysical(old)) {
+      columns[name] = takePhysical(old, plan, name, (j) => get(fresh[j] as HoodieRecord, j), physicalOf);
+      continue;
+    }
     const typed = old !== undefined && name !== FILE_NAME ? takeTyped(old, plan, (j) => get(fresh[j] as HoodieRecord, j)) : undefined;
     if (typed !== undefined) {
       columns[name] = typed;
@@ -107,6 +114,20 @@ export function takeBatch(batch: ColumnBatch, plan: TakePlan, names: readonly st
     columns[name] = vector;
   }
   return { length: n, columns };
+}
+
+/** The output vector of a physical old vector: kept rows' stored bytes, fresh values converted by the writer's converter. */
+function takePhysical(old: ArrayLike<unknown>, plan: TakePlan, name: string, freshValue: (j: number) => unknown, physicalOf: ((name: string) => ((value: unknown) => unknown) | undefined) | undefined): unknown[] {
+  const convert = physicalOf?.(name);
+  if (convert === undefined) throw invalidArgument(`take: column "${name}" was read physically but the writer has no physical converter for it`, { field: name });
+  const { take } = plan;
+  const n = take.length;
+  const out: unknown[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const t = take[k] as number;
+    out[k] = t >= 0 ? old[t] : convert(freshValue(-t - 1));
+  }
+  return markPhysical(out);
 }
 
 type TypedVector = BigInt64Array | Float64Array | Float32Array | Int32Array;

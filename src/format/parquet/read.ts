@@ -27,6 +27,9 @@ const PARSERS = {
   dateFromDays: (d: number) => dateFromDays(d),
 };
 
+/** {@link PARSERS} with strings left as their UTF-8 bytes (the physical read of a copy-on-write merge). */
+const BYTES_PARSERS = { ...PARSERS, stringFromBytes: (bytes: Uint8Array) => bytes };
+
 /** An AsyncBuffer over bytes already in memory. */
 export function bufferFromBytes(bytes: Uint8Array): AsyncBuffer {
   return {
@@ -108,10 +111,11 @@ export type DenseLeaf = TypedLeaf | unknown[];
 /**
  * Decode the planned rows of every selected leaf into one dense vector per leaf (keyed by {@link leafKey}).
  * hyparquet hands each leaf's data (levels decoded, per row) through onPage; collecting it here keeps what its own
- * nested assembly loses (empty vs null lists, null groups, 2-level list elements). Decoding failures →
+ * nested assembly loses (empty vs null lists, null groups, 2-level list elements). With `stringsAsBytes`, string
+ * leaves keep their stored UTF-8 bytes (a Uint8Array per value) instead of being decoded. Decoding failures →
  * `CORRUPT_FILE` naming `path`.
  */
-export async function readLeafData(file: AsyncBuffer, footer: ParquetFooter, path: string, plan: LeafReadPlan): Promise<Map<string, DenseLeaf>> {
+export async function readLeafData(file: AsyncBuffer, footer: ParquetFooter, path: string, plan: LeafReadPlan, options: { stringsAsBytes?: boolean } = {}): Promise<Map<string, DenseLeaf>> {
   const { start, end } = plan;
   const count = end - start;
   const leafData = new Map<string, DenseLeaf | undefined>();
@@ -126,7 +130,7 @@ export async function readLeafData(file: AsyncBuffer, footer: ParquetFooter, pat
       rowEnd: end,
       compressors: await compressorsFor(footer.metadata),
       utf8: false,
-      parsers: PARSERS,
+      parsers: options.stringsAsBytes ? BYTES_PARSERS : PARSERS,
       onPage: ({ pathInSchema, columnData, rowStart }) => {
         const key = leafKey(pathInSchema);
         if (!leafData.has(key)) return;

@@ -3,6 +3,7 @@
 import { LakeletError } from '../../errors.js';
 import { LeafColumn, type NumericStore } from './leaf-column.js';
 import type { ParquetFileSchema, ParquetNode } from './schema.js';
+import { isPhysical } from './physical-vector.js';
 
 /** A point to roll every leaf back to. */
 export type ShredMark = readonly number[];
@@ -62,9 +63,11 @@ export class Shredder {
         const { convert } = column.leaf;
         const label = column.label;
         const nullable = column.repetition !== 'REQUIRED';
+        // A physical vector (stored bytes of an old base file, fresh values already converted) is taken as it is.
+        const physical = column.repetition !== 'REPEATED' && leaf.numbers === undefined && isPhysical(vector);
         const before = leaf.levels;
         try {
-          leaf.pushFlat(vector, length, (v) => convert(v, label), (v) => (nullable ? undefined : requiredNull(label, v)));
+          leaf.pushFlat(vector, length, physical ? same : (v) => convert(v, label), (v) => (nullable ? undefined : requiredNull(label, v)));
         } finally {
           // a flat column takes one level entry per row: the rows taken before a bad value
           i = leaf.levels - before;
@@ -141,6 +144,8 @@ export class Shredder {
     for (let i = node.firstLeaf; i < node.firstLeaf + node.leafCount; i++) (this.leaves[i] as LeafColumn).pushNull(def, rep);
   }
 }
+
+const same = (v: unknown): unknown => v;
 
 /** A typed vector that is exactly the leaf's store (no conversion can change a value). */
 function typedFits(leaf: LeafColumn, v: ArrayLike<unknown>): boolean {

@@ -1,6 +1,6 @@
 // Writes Hudi base files: rows or column batches shredded into leaf columns (shred.ts), encoded by lakelet's own
 // parquet encoder (encode/), and the footer keys Hudi writes (Avro schema, bloom filter, key range).
-import type { KeyValue } from 'hyparquet';
+import type { KeyValue, SchemaElement } from 'hyparquet';
 import { LakeletError } from '../../errors.js';
 import { avroSchemaJson, type AvroRecordSchema } from '../avro/schema.js';
 import { createBloomFilter, type HudiBloomFilter } from '../bloom-filter.js';
@@ -11,6 +11,7 @@ import { parquetSchemaFor, type ParquetFileSchema } from './schema.js';
 import { Shredder } from './shred.js';
 import type { LeafColumn } from './leaf-column.js';
 import type { ColumnBatch } from './column-batch.js';
+import { physicalSignature, type PhysicalLeaf } from './physical-vector.js';
 import { ByteSink } from './encode/byte-sink.js';
 import { writeColumnChunk, type ChunkLeaf, type EncodedChunk } from './encode/column-chunk.js';
 import { codecId, writeFileMetaData, writeOffsetIndexes, type EncodedRowGroup } from './encode/footer.js';
@@ -113,6 +114,19 @@ export class BaseFileWriter {
    */
   get bytesWritten(): number {
     return this.out.pos;
+  }
+
+  /**
+   * How the top-level field `name` takes physical values (physical-vector.ts): the signature of its leaf and the
+   * converter of its fresh values, for a flat byte-array leaf that has a signature; else undefined.
+   */
+  physicalLeaf(name: string): PhysicalLeaf | undefined {
+    const column = this.parquet.columns.find((c) => c.name === name);
+    if (column?.kind !== 'leaf' || column.repetition === 'REPEATED') return undefined;
+    const { leaf, label } = column;
+    const signature = physicalSignature(leaf.schemaPath[leaf.schemaPath.length - 1] as SchemaElement);
+    if (signature === undefined) return undefined;
+    return { signature, convert: (v) => (v === null || v === undefined ? null : leaf.convert(v, label)) };
   }
 
   /** Add rows (lakelet value model). Encodes a row group each time `rowGroupRows` rows are buffered. */

@@ -46,6 +46,7 @@ const scratchValues = new ByteSink(1 << 16);
 export function writeColumnChunk(out: ByteSink, leaf: ChunkLeaf, col: LeafColumn, levels: number, count: number, compress: Compress): EncodedChunk {
   const type = col.type;
   const fileOffset = out.pos;
+  col.uniformBinaries(count);
   const statistics = chunkStatistics(leaf.element, col.numbers, col.binaries, 0, count, levels - count);
   const dict = buildDictionary(type, col.numbers, col.binaries, 0, count);
   let uncompressed = 0;

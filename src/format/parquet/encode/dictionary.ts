@@ -24,13 +24,20 @@ const SAMPLE_DISTINCT_REJECT = 0.9;
 
 const fixedWidth = (type: ParquetType): number => (type === 'INT32' || type === 'FLOAT' ? 4 : 8);
 
-/** Key of a value for deduplication (-0 kept apart from 0, bytes by content). */
-function keyOf(v: unknown): unknown {
+/**
+ * Key of a value for deduplication (-0 kept apart from 0, bytes by content). Byte values read from a dictionary
+ * page arrive as the same object for the same entry, so their keys are remembered per object in `memo`.
+ */
+function keyOf(v: unknown, memo: Map<Uint8Array, string>): unknown {
   if (typeof v === 'number') return v === 0 && 1 / v < 0 ? '-0' : v;
   if (v instanceof Uint8Array) {
-    let s = 'b';
-    for (let i = 0; i < v.length; i++) s += String.fromCharCode(v[i] as number);
-    return s;
+    let key = memo.get(v);
+    if (key === undefined) {
+      key = 'b';
+      for (let i = 0; i < v.length; i += 4096) key += String.fromCharCode.apply(null, v.subarray(i, i + 4096) as unknown as number[]);
+      memo.set(v, key);
+    }
+    return key;
   }
   return v;
 }
@@ -44,8 +51,9 @@ export function buildDictionary(type: ParquetType, numbers: NumericStore | undef
   const get = numbers === undefined ? (i: number): unknown => binaries[i] : (i: number): unknown => numbers[i];
   // a spread sample rejects columns that are clearly unique (record keys, ids) before the full pass
   const sampleSize = Math.min(n, SAMPLE);
+  const memo = new Map<Uint8Array, string>();
   const seen = new Set<unknown>();
-  for (let k = 0; k < sampleSize; k++) seen.add(keyOf(get(start + (sampleSize === 1 ? 0 : Math.floor((k * (n - 1)) / (sampleSize - 1))))));
+  for (let k = 0; k < sampleSize; k++) seen.add(keyOf(get(start + (sampleSize === 1 ? 0 : Math.floor((k * (n - 1)) / (sampleSize - 1)))), memo));
   if (seen.size / sampleSize > SAMPLE_DISTINCT_REJECT) return undefined;
 
   const index = new Map<unknown, number>();
@@ -58,7 +66,7 @@ export function buildDictionary(type: ParquetType, numbers: NumericStore | undef
     const v = get(i);
     const size = width || sizeOf(v as BinaryValue);
     plainBytes += size;
-    const key = keyOf(v);
+    const key = keyOf(v, memo);
     let at = index.get(key);
     if (at === undefined) {
       at = distinct.length;
