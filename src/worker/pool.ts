@@ -1,8 +1,9 @@
 // The comlink worker pool: N workers (browser module Workers, or Node worker_threads through the factory in
 // src/node/), started lazily, tasks sent to the least busy one with their buffers transferred; size 0 runs inline.
-import { releaseProxy, transfer, wrap, type Endpoint, type Remote } from 'comlink';
+// comlink itself (worker-transport.ts) loads with the first worker started.
+import type { Endpoint, Remote } from 'comlink';
 import { LakeletError } from '../errors.js';
-import { installErrorTransfer } from './error-transfer.js';
+import type { WorkerTransport } from './worker-transport.js';
 import type { WorkerApi, WorkerKernels, WorkerMethod, WorkerRequest, WorkerResult } from './worker-api.js';
 
 /** One started worker as the pool sees it. */
@@ -186,8 +187,9 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     throw new LakeletError('INVALID_ARGUMENT', `worker pool: size must be a non-negative integer, got ${String(requested)}`, { field: 'workers', value: requested });
   }
   const size = Math.min(requested, MAX_WORKERS);
-  installErrorTransfer();
   const slots: Slot[] = [];
+  let transport: Promise<WorkerTransport> | undefined;
+  const loadTransport = (): Promise<WorkerTransport> => (transport ??= import('./worker-transport.js').then((m) => m.workerTransport()));
   let closed = false;
   let inline: Promise<WorkerApi> | undefined;
   const inlineApi = (): Promise<WorkerApi> =>
@@ -207,6 +209,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     const slot: Slot = { busy: 0, dead: false, failed, fail: (err) => fail(err), api: undefined as unknown as Promise<Remote<WorkerApi>> };
     slot.api = (async () => {
       const factory = await resolveFactory(options);
+      const { wrap } = await loadTransport();
       if (closed) throw new LakeletError('ABORTED', 'worker pool: closed');
       const handle = factory.create(options.workerUrl);
       slot.handle = handle;
@@ -245,6 +248,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       slot.handle?.setBusy?.(true);
       try {
         const api = await Promise.race([slot.api, slot.failed]);
+        const { transfer } = await loadTransport(); // loaded before the slot's api resolved
         slot.handle?.setBusy?.(true);
         return await Promise.race([call(api, transfers.length > 0 ? transfer(request, transfers) : request), slot.failed]);
       } catch (err) {
@@ -267,7 +271,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         slot.fail(new LakeletError('ABORTED', 'worker pool: closed'));
         const api = await slot.api.catch(() => undefined);
         try {
-          api?.[releaseProxy]();
+          if (api) api[(await loadTransport()).releaseProxy]();
         } catch {
           /* the worker is gone already */
         }
