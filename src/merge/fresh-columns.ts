@@ -64,9 +64,47 @@ export function freshColumn(records: readonly HoodieRecord[], start: number, end
   return vector;
 }
 
-/** Records `[start, end)` as fresh rows of the fields `names`, seqnos from `firstSeq`. */
+/**
+ * Records `[start, end)` as fresh rows of the fields `names`, seqnos from `firstSeq` (see {@link freshField}).
+ * One pass over the records reads every plain data field and the keys while each record is in cache (a pass
+ * per field touches every record object once per field), and sees which meta fields some record overrides;
+ * meta fields nobody overrides are then generated without touching the records again.
+ */
 export function freshBatch(records: readonly HoodieRecord[], start: number, end: number, names: readonly string[], meta: FreshMeta, firstSeq: number): ColumnBatch {
-  const columns: Record<string, ArrayLike<unknown>> = {};
-  for (const name of names) columns[name] = freshColumn(records, start, end, name, meta, firstSeq);
-  return { length: end - start, columns };
+  const n = end - start;
+  const columns = new Map<string, ArrayLike<unknown>>();
+  const dataNames: string[] = [];
+  const dataOut: unknown[][] = [];
+  const metaNames = names.filter((name) => (META_FIELDS as readonly string[]).includes(name));
+  const overridden = new Set<string>();
+  for (const name of names) {
+    if (metaNames.includes(name) || name in Object.prototype) continue;
+    const out: unknown[] = new Array(n);
+    dataNames.push(name);
+    dataOut.push(out);
+    columns.set(name, out);
+  }
+  const keys: string[] | undefined = names.includes(RECORD_KEY as string) ? new Array(n) : undefined;
+  const m = dataNames.length;
+  for (let j = 0; j < n; j++) {
+    const r = records[start + j] as HoodieRecord;
+    const d = r.data;
+    for (let k = 0; k < m; k++) (dataOut[k] as unknown[])[j] = d[dataNames[k] as string];
+    if (keys) keys[j] = r.recordKey;
+    for (const name of metaNames) if (hasOwn(d, name)) overridden.add(name);
+  }
+  for (const name of names) {
+    if (columns.has(name)) continue;
+    if (!metaNames.includes(name) || overridden.has(name)) columns.set(name, freshColumn(records, start, end, name, meta, firstSeq));
+    else if (name === RECORD_KEY) columns.set(name, keys as string[]);
+    else if (name === COMMIT_SEQNO) {
+      const prefix = `${meta.instantTime}_${meta.taskId}_`;
+      const out: string[] = new Array(n);
+      for (let j = 0; j < n; j++) out[j] = prefix + String(firstSeq + j);
+      columns.set(name, out);
+    } else columns.set(name, new Array<unknown>(n).fill(freshConstant(name, meta)));
+  }
+  const ordered: Record<string, ArrayLike<unknown>> = {};
+  for (const name of names) ordered[name] = columns.get(name) as ArrayLike<unknown>;
+  return { length: n, columns: ordered };
 }
