@@ -83,7 +83,8 @@ export async function routeTagged(
     await pause();
     const loc = tags.get(lookupKey(global, r.partitionPath, r.recordKey));
     if (loc && (loc.partitionPath === r.partitionPath || r.isDelete)) {
-      addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath });
+      // Records are never changed once built: one found in its own partition goes as it is (no copy per update).
+      addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), loc.partitionPath === r.partitionPath ? r : { ...r, partitionPath: loc.partitionPath });
     } else if (loc) {
       const decision = moves.get(r) ?? 'move';
       if (decision === 'move') addUpdate(updates, fileGroupKey(loc.partitionPath, loc.fileId), { ...r, partitionPath: loc.partitionPath, isDelete: true, ordering: [] });

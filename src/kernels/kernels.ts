@@ -113,8 +113,30 @@ function javaSafe(key: string): string {
   return ANY_SURROGATE.test(key) ? key.replace(LONE_SURROGATES, '?') : key;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * ASCII string keys (ids, uuids: the common case) packed with one join and one encode instead of an encodeInto
+ * per key (a call into the platform each, ~1-3 µs in a browser); undefined when some key is not ASCII or not a
+ * string. An ASCII key's UTF-8 bytes are its code units, so the offsets are the keys' lengths.
+ */
+function packAsciiKeys(keys: readonly (string | Uint8Array)[]): PackedKeys | undefined {
+  for (const key of keys) if (typeof key !== 'string') return undefined;
+  const joined = (keys as readonly string[]).join('');
+  if (NON_ASCII.test(joined)) return undefined;
+  const offsets = new Uint32Array(keys.length + 1);
+  let at = 0;
+  for (let i = 0; i < keys.length; i++) {
+    at += (keys[i] as string).length;
+    offsets[i + 1] = at;
+  }
+  return { bytes: encoder.encode(joined), offsets };
+}
+
 /** Packs keys into one byte buffer + offsets (strings are encoded with {@link encodeKey}'s rules). */
 export function packKeys(keys: readonly (string | Uint8Array)[]): PackedKeys {
+  const ascii = packAsciiKeys(keys);
+  if (ascii) return ascii;
   const offsets = new Uint32Array(keys.length + 1);
   let cap = 16;
   for (const key of keys) cap += key.length;

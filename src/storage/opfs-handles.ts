@@ -98,7 +98,12 @@ export async function writeHandleBytes(handle: FileHandle, bytes: Uint8Array, me
   const writable = await handle.createWritable();
   try {
     // A page's main thread copies what it writes into the stream synchronously: 1 MiB at a time, never a long task.
-    for (let at = 0; at < bytes.length; at += STREAM_CHUNK) await writable.write(bytes.subarray(at, at + STREAM_CHUNK) as Uint8Array<ArrayBuffer>);
+    // A stream takes no view of a SharedArrayBuffer: such chunks go as copies.
+    const shared = !(bytes.buffer instanceof ArrayBuffer);
+    for (let at = 0; at < bytes.length; at += STREAM_CHUNK) {
+      const chunk = bytes.subarray(at, at + STREAM_CHUNK);
+      await writable.write((shared ? chunk.slice() : chunk) as Uint8Array<ArrayBuffer>);
+    }
     await writable.close();
   } catch (err) {
     await writable.abort().catch(() => undefined);

@@ -155,7 +155,8 @@ class OpfsStore implements OpfsStorage {
     } catch (err) {
       throw storageError(this.label, p, 'write', err);
     }
-    await this.publish(target.dir, target.name, p, bytes.slice());
+    // No copy of the whole file (a long task for a large base file): the stream copies it 1 MiB at a time.
+    await this.publish(target.dir, target.name, p, bytes);
   }
 
   async writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean> {

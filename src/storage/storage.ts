@@ -47,7 +47,7 @@ export interface Storage {
   head(path: string): Promise<FileInfo>;
   /** The file's bytes, or the `[start, end)` slice of them; `NOT_FOUND` when absent. */
   read(path: string, range?: ByteRange): Promise<Uint8Array>;
-  /** Create or replace a file. */
+  /** Create or replace a file. The store may read `bytes` until the promise settles: do not change them before. */
   write(path: string, bytes: Uint8Array): Promise<void>;
   /** Create a file only if it does not exist; exactly one concurrent caller gets `true`. */
   writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean>;

@@ -1,33 +1,39 @@
 // Incoming records as they cross to a worker: one vector per field instead of one object per record. Structured
 // clone writes every object's property names and rebuilds each object key by key on the other side; vectors of
-// values clone several times faster, which is what lets the pool win over merging inline.
+// values clone several times faster, which is what lets the pool win over merging inline. Vectors of strings,
+// numbers or bigints go further: packed into buffers (wire-columns.ts) that the pool transfers, so posting a file
+// group's records is never a long task on a page's thread.
 import type { MergeFileGroupSpec } from '../merge/cow-merge.js';
 import type { HoodieRecord } from '../merge/hoodie-record.js';
 import { microsFromWire, microsToWire } from '../schema/timestamp-micros.js';
+import { columnBuffers, packColumn, unpackColumn, type WireColumn } from './wire-columns.js';
 
 /** Records as columns (see {@link recordsToWire}); plain data, structured-clone friendly. */
 export interface WireRecords {
   count: number;
-  keys: string[];
+  keys: WireColumn;
   /** One partition path for every record, or one per record. */
   partitionPaths: string | string[];
   /** Data field names, in first-seen order, and one vector per field (`undefined` where a record lacks it). */
   fields: string[];
-  data: unknown[][];
+  data: WireColumn[];
   /** Ordering values of every record back to back, `orderingCounts[i]` of them for record `i`. */
-  ordering: unknown[];
+  ordering: WireColumn;
   orderingCounts: Uint16Array;
   isDelete: Uint8Array;
   index: Float64Array;
 }
 
-/** Awaited between records while they are turned into columns (a page's thread yields to its event loop). */
-export type WirePause = () => Promise<void> | undefined;
+/**
+ * Awaited while records are turned into columns (a page's thread yields to its event loop): called once per
+ * record, then once per packed vector with its length (`units`: the values packed at once).
+ */
+export type WirePause = (units?: number) => Promise<void> | undefined;
 
 /**
  * Records (an array, or a map's values: a merge's updates are keyed by record key) as columns. A data field
- * that a record lacks (or holds `undefined`) crosses as `undefined` and arrives absent. `pause` is called per
- * record and awaited when it returns a promise.
+ * that a record lacks (or holds `undefined`) crosses as `undefined` and arrives absent. `pause` (see
+ * {@link WirePause}) is awaited when it returns a promise. Transfer {@link wireBuffers} with the result.
  */
 export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyMap<string, HoodieRecord>, pause?: WirePause): Promise<WireRecords> {
   const list = Array.isArray(records) ? (records as readonly HoodieRecord[]) : [...(records as ReadonlyMap<string, HoodieRecord>).values()];
@@ -72,12 +78,32 @@ export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyM
     isDelete[i] = r.isDelete ? 1 : 0;
     index[i] = r.index;
   }
-  return { count, keys, partitionPaths: onePath && firstPath !== undefined ? firstPath : paths, fields, data, ordering, orderingCounts, isDelete, index };
+  // Each vector packed in one native pass (a join, an encode), with a turn after each as the pause decides.
+  const pack = async (values: unknown[]): Promise<WireColumn> => {
+    const packed = packColumn(values);
+    const turn = pause?.(values.length);
+    if (turn !== undefined) await turn;
+    return packed;
+  };
+  const packedKeys = await pack(keys);
+  const columns: WireColumn[] = [];
+  for (const values of data) columns.push(await pack(values));
+  return { count, keys: packedKeys, partitionPaths: onePath && firstPath !== undefined ? firstPath : paths, fields, data: columns, ordering: await pack(ordering), orderingCounts, isDelete, index };
 }
+
+/** The buffers of `wire` to transfer with it (packed vectors and the per-record arrays; the sender drops them). */
+export function wireBuffers(wire: WireRecords): ArrayBuffer[] {
+  const own = (v: ArrayBufferView): ArrayBuffer[] => (v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? [v.buffer as ArrayBuffer] : []);
+  return [...columnBuffers(wire.keys), ...wire.data.flatMap(columnBuffers), ...columnBuffers(wire.ordering), ...own(wire.orderingCounts), ...own(wire.isDelete), ...own(wire.index)];
+}
+
 
 /** The records {@link recordsToWire} sent, rebuilt (data objects with their fields in the sent order). */
 export function recordsFromWire(wire: WireRecords): HoodieRecord[] {
-  const { count, keys, partitionPaths, fields, data, ordering, orderingCounts, isDelete, index } = wire;
+  const { count, partitionPaths, fields, orderingCounts, isDelete, index } = wire;
+  const keys = unpackColumn(wire.keys);
+  const data = wire.data.map(unpackColumn);
+  const ordering = unpackColumn(wire.ordering);
   const out: HoodieRecord[] = new Array(count);
   let o = 0;
   for (let i = 0; i < count; i++) {

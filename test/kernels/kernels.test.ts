@@ -236,4 +236,15 @@ describe('key encoding', () => {
     const packed = packKeys(['a\uD800b', '中文', '', new Uint8Array([1, 2])]);
     expect([...packed.offsets]).toEqual([0, 3, 9, 9, 11]);
   });
+
+  it('packs ASCII, non-ASCII and byte keys alike: each key its encodeKey bytes, back to back', () => {
+    const concat = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+    for (const keys of [['id-1', '', 'uuid-0f3a', '\x7f\x00'], ['id-1', 'é', 'x'], ['ok', '\uD800'], ['ascii', new Uint8Array([200, 1])], [] as string[]]) {
+      const packed = packKeys(keys);
+      const parts = keys.map((k) => (typeof k === 'string' ? encodeKey(k) : k));
+      expect([...packed.bytes.subarray(0, packed.offsets[keys.length])]).toEqual([...concat(parts)]);
+      let at = 0;
+      expect([...packed.offsets]).toEqual([0, ...parts.map((p) => (at += p.length))]);
+    }
+  });
 });

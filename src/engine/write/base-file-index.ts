@@ -154,7 +154,7 @@ async function tagInPool(storage: Storage, slices: readonly FileSlice[], wanted:
   if (failure) throw failure.err;
 
   const out: TagMap = new Map();
-  const pause = yielder(5000);
+  const pause = yielder(2000);
   for (const [i, slice] of slices.entries()) {
     const h = hits[i];
     if (!h) continue;

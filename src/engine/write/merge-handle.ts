@@ -8,8 +8,8 @@ import type { BaseFileWriterOptions } from '../../format/parquet/write.js';
 import type { Storage } from '../../storage/storage.js';
 import type { WorkerPool } from '../../worker/pool.js';
 import { ownBuffer, type MergeFileGroupResult } from '../../worker/worker-api.js';
-import { mergeSpecToWire } from '../../worker/record-wire.js';
-import { yielder } from '../yield.js';
+import { mergeSpecToWire, wireBuffers } from '../../worker/record-wire.js';
+import { yielder, yieldToEventLoop } from '../yield.js';
 import { mergeFileGroupRows, type MergedFileGroup, type MergeFileGroupSpec } from '../../merge/cow-merge.js';
 import type { RecordMergerOptions } from '../../merge/record-merger.js';
 import { compactSlice, type SliceLogFile, type WireLogVisibility } from '../../merge/slice-merge.js';
@@ -56,13 +56,17 @@ export interface MergeBucketInput extends Omit<MergeFileGroupSpec, 'fileName' | 
 export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec, base: BaseFile | undefined, pool: WorkerPool | undefined, compressors?: BaseFileWriterOptions['compressors'], slice?: CompactedSliceInput): Promise<MergedFileGroup> {
   if (pool && pool.size > 0 && !compressors) {
     const bytes = base ? ownBuffer(await storage.read(base.path)) : undefined;
+    // The read's continuation (its bytes made a buffer) ends here: the records become columns from the next turn.
+    if (bytes) await yieldToEventLoop();
+    // The records cross as columns (worker/record-wire.ts), their packed vectors transferred, not cloned.
+    const wire = await mergeSpecToWire(spec, yielder(WIRE_YIELD_EVERY));
+    const transfers = [...(bytes ? [bytes] : []), ...wireBuffers(wire.updates), ...wireBuffers(wire.inserts)];
     if (slice) {
       const logs = slice.logs.map((l) => ({ path: l.path, bytes: ownBuffer(l.bytes) }));
-      const request = { ...(await mergeSpecToWire(spec, yielder(WIRE_YIELD_EVERY))), ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
-      return mergedFromWorker(await pool.run('compactFileSlice', request, [...(bytes ? [bytes] : []), ...logs.map((l) => l.bytes)]));
+      const request = { ...wire, ...(bytes ? { base: bytes } : {}), logs, visibility: slice.visibility, merge: slice.merge };
+      return mergedFromWorker(await pool.run('compactFileSlice', request, [...transfers, ...logs.map((l) => l.bytes)]));
     }
-    // The records cross as columns (worker/record-wire.ts), far cheaper to clone than one object per record.
-    return mergedFromWorker(await pool.run('mergeFileGroup', { ...(await mergeSpecToWire(spec, yielder(WIRE_YIELD_EVERY))), ...(bytes ? { base: bytes } : {}) }, bytes ? [bytes] : []));
+    return mergedFromWorker(await pool.run('mergeFileGroup', { ...wire, ...(bytes ? { base: bytes } : {}) }, transfers));
   }
   const file = base ? await storageBuffer(storage, base.path, base.size || undefined) : undefined;
   if (slice) return compactSlice(spec, file, slice.logs, slice.visibility, slice.merge, compressors);
@@ -70,7 +74,7 @@ export async function mergeFileGroup(storage: Storage, spec: MergeFileGroupSpec,
 }
 
 /** Records turned into columns for a worker between two turns of the event loop (a page stays responsive). */
-const WIRE_YIELD_EVERY = 4096;
+const WIRE_YIELD_EVERY = 1024;
 
 /** A worker's merge result as the inline merge returns it (the kernels it ran on stay behind). */
 function mergedFromWorker<R extends MergeFileGroupResult>(r: R): Omit<R, 'bytes' | 'kernels'> & { bytes: Uint8Array } {

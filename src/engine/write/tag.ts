@@ -92,7 +92,7 @@ export async function tagWith(input: TagInput, global: boolean, locator: KeyLoca
     const moves = global
       ? await decidePartitionMoves(input.state, input.sliceOf, moveCandidates(records, tags), input.merge)
       : new Map<HoodieRecord, PartitionMoveDecision>();
-    tagged = await routeTagged(records, tags, global, moves, yielder(5000));
+    tagged = await routeTagged(records, tags, global, moves, yielder(2000));
   }
   options.onProgress({ phase: 'index', done: records.length, total: records.length });
   return tagged;
