@@ -97,7 +97,6 @@ export function wireBuffers(wire: WireRecords): ArrayBuffer[] {
   return [...columnBuffers(wire.keys), ...wire.data.flatMap(columnBuffers), ...columnBuffers(wire.ordering), ...own(wire.orderingCounts), ...own(wire.isDelete), ...own(wire.index)];
 }
 
-
 /** The records {@link recordsToWire} sent, rebuilt (data objects with their fields in the sent order). */
 export function recordsFromWire(wire: WireRecords): HoodieRecord[] {
   const { count, partitionPaths, fields, orderingCounts, isDelete, index } = wire;
