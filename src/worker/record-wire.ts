@@ -6,7 +6,7 @@
 import type { MergeFileGroupSpec } from '../merge/cow-merge.js';
 import type { HoodieRecord } from '../merge/hoodie-record.js';
 import { microsFromWire, microsToWire } from '../schema/timestamp-micros.js';
-import { columnBuffers, packColumn, unpackColumn, type WireColumn } from './wire-columns.js';
+import { columnBuffers, ownedBuffers, packColumn, unpackColumn, type WireColumn } from './wire-columns.js';
 
 /** Records as columns (see {@link recordsToWire}); plain data, structured-clone friendly. */
 export interface WireRecords {
@@ -93,8 +93,7 @@ export async function recordsToWire(records: readonly HoodieRecord[] | ReadonlyM
 
 /** The buffers of `wire` to transfer with it (packed vectors and the per-record arrays; the sender drops them). */
 export function wireBuffers(wire: WireRecords): ArrayBuffer[] {
-  const own = (v: ArrayBufferView): ArrayBuffer[] => (v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? [v.buffer as ArrayBuffer] : []);
-  return [...columnBuffers(wire.keys), ...wire.data.flatMap(columnBuffers), ...columnBuffers(wire.ordering), ...own(wire.orderingCounts), ...own(wire.isDelete), ...own(wire.index)];
+  return [...columnBuffers(wire.keys), ...wire.data.flatMap(columnBuffers), ...columnBuffers(wire.ordering), ...ownedBuffers([wire.orderingCounts, wire.isDelete, wire.index])];
 }
 
 /** The records {@link recordsToWire} sent, rebuilt (data objects with their fields in the sent order). */

@@ -31,15 +31,12 @@ const MAX_JOINED = 2 ** 28;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
-/** The kind of every slot, or undefined when the vector has neither nulls nor undefineds. */
-function slotKinds(values: readonly unknown[]): Uint8Array | undefined {
-  let kinds: Uint8Array | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v === null) (kinds ??= new Uint8Array(values.length))[i] = NULL;
-    else if (v === undefined) (kinds ??= new Uint8Array(values.length))[i] = ABSENT;
-  }
-  return kinds;
+/** Marks slot `i` of `kinds` (made on the first null or undefined) for a non-value; false for a value. */
+function markSlot(kinds: { of?: Uint8Array }, values: readonly unknown[], i: number): boolean {
+  const v = values[i];
+  if (v !== null && v !== undefined) return false;
+  (kinds.of ??= new Uint8Array(values.length))[i] = v === null ? NULL : ABSENT;
+  return true;
 }
 
 /** `values` packed when they are all of one packable type (nulls and undefineds aside), else `values` itself. */
@@ -54,21 +51,18 @@ export function packColumn(values: unknown[]): WireColumn {
   }
   if (type === 'string') return packStrings(values) ?? values;
   if (type !== 'number' && type !== 'bigint') return values;
-  const kinds = slotKinds(values);
+  const kinds: { of?: Uint8Array } = {};
   const numbers = type === 'number' ? new Float64Array(values.length) : new BigInt64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v !== null && v !== undefined) numbers[i] = v as never;
-  }
-  return kinds ? { numbers, kinds } : { numbers };
+  for (let i = 0; i < values.length; i++) if (!markSlot(kinds, values, i)) numbers[i] = values[i] as never;
+  return kinds.of ? { numbers, kinds: kinds.of } : { numbers };
 }
 
 function packStrings(values: readonly unknown[]): PackedStrings | undefined {
+  const kinds: { of?: Uint8Array } = {};
   const ends = new Uint32Array(values.length);
   let at = 0;
   for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (typeof v === 'string') at += v.length;
+    if (!markSlot(kinds, values, i)) at += (values[i] as string).length;
     ends[i] = at;
   }
   if (at > MAX_JOINED) return undefined;
@@ -76,9 +70,8 @@ function packStrings(values: readonly unknown[]): PackedStrings | undefined {
   // Lone surrogates would arrive as U+FFFD: such vectors cross as they are (isWellFormed: ES2024).
   const wellFormed = (joined as { isWellFormed?: () => boolean }).isWellFormed;
   if (typeof wellFormed !== 'function' || !wellFormed.call(joined)) return undefined;
-  const kinds = slotKinds(values);
   const bytes = utf8.encode(joined);
-  return kinds ? { utf8: bytes, ends, kinds } : { utf8: bytes, ends };
+  return kinds.of ? { utf8: bytes, ends, kinds: kinds.of } : { utf8: bytes, ends };
 }
 
 /** The vector {@link packColumn} packed. */
@@ -105,11 +98,15 @@ export function unpackColumn(column: WireColumn): unknown[] {
   return out;
 }
 
-/** The buffers of a packed vector, for the transfer list (none for a plain array). */
+/** The buffers of `views` that each view owns whole, for a transfer list (a view into a shared buffer stays cloned). */
+export function ownedBuffers(views: readonly ArrayBufferView[]): ArrayBuffer[] {
+  return views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength).map((v) => v.buffer as ArrayBuffer);
+}
+
+/** The buffers of a packed vector, for the transfer list (none for a plain array; packColumn makes them all fresh). */
 export function columnBuffers(column: WireColumn): ArrayBuffer[] {
   if (Array.isArray(column)) return [];
   const views: ArrayBufferView[] = 'ends' in column ? [column.utf8, column.ends] : [column.numbers];
   if (column.kinds) views.push(column.kinds);
-  // Only buffers the vector owns whole (all of them are made fresh by packColumn) are transferred.
-  return views.filter((v) => v.byteOffset === 0 && v.byteLength === v.buffer.byteLength).map((v) => v.buffer as ArrayBuffer);
+  return ownedBuffers(views);
 }
